@@ -1,0 +1,560 @@
+package notes
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Size limits, enforced with a refusal and never by truncation.
+const (
+	// MaxNoteBytes bounds one note. A note is something a model re-reads at
+	// every boot; past 64 KiB it should be split into several notes.
+	MaxNoteBytes = 64 << 10
+	// MaxScopeBytes bounds all notes of one scope together, so a runaway
+	// loop cannot fill the disk and every boot index stays readable.
+	MaxScopeBytes = 4 << 20
+	// MaxScopeNotes bounds how many notes one scope holds, for the same reason.
+	MaxScopeNotes = 1000
+	// FirstLineMax bounds the first line shown by notes_list and the boot index.
+	FirstLineMax = 120
+	// firstLineProbe is how much of a note List reads to find its first line.
+	firstLineProbe = 1024
+)
+
+// The limits the code checks; tests lower them to exercise refusals
+// without writing megabytes.
+var (
+	maxScopeBytes int64 = MaxScopeBytes
+	maxScopeNotes int64 = MaxScopeNotes
+)
+
+// NoteInfo describes one note in a listing.
+type NoteInfo struct {
+	Name      string    `json:"name"`       // "api/auth.md" or "~/style.md"
+	Size      int64     `json:"size"`       // bytes
+	Modified  time.Time `json:"modified"`   // last change (file mtime)
+	FirstLine string    `json:"first_line"` // first non-blank line, heading marks removed, clipped
+}
+
+// ListRequest is the input of notes_list.
+type ListRequest struct {
+	// Prefix, when set, keeps only names that start with it ("api/", "~/").
+	Prefix string `json:"prefix,omitempty"`
+}
+
+// ListResult is the output of notes_list: notes sorted by name, project
+// scope first, then global.
+type ListResult struct {
+	Project string     `json:"project"` // the project root the notes belong to
+	Notes   []NoteInfo `json:"notes"`
+}
+
+// ReadRequest is the input of notes_read.
+type ReadRequest struct {
+	Name string `json:"name"`
+	// From and To select lines, 1-based and inclusive; 0 means the first or
+	// last line.
+	From int `json:"from,omitempty"`
+	To   int `json:"to,omitempty"`
+}
+
+// ReadResult is the output of notes_read.
+type ReadResult struct {
+	Name     string    `json:"name"`
+	Size     int64     `json:"size"`
+	Modified time.Time `json:"modified"`
+	Lines    int       `json:"lines"` // total lines in the note
+	From     int       `json:"from"`  // first line returned (0 when the note is empty)
+	To       int       `json:"to"`    // last line returned
+	// Text is the selected lines, each prefixed by its number and a tab.
+	Text string `json:"text"`
+	// Content is the selected lines verbatim.
+	Content string `json:"content"`
+}
+
+// WriteRequest is the input of notes_write.
+type WriteRequest struct {
+	Name    string `json:"name"`
+	Content string `json:"content"`
+}
+
+// WriteResult is the output of notes_write.
+type WriteResult struct {
+	Name    string `json:"name"`
+	Size    int64  `json:"size"`
+	Lines   int    `json:"lines"`
+	Created bool   `json:"created"` // false when an existing note was replaced
+}
+
+// EditRequest is the input of notes_edit.
+type EditRequest struct {
+	Name    string `json:"name"`
+	OldText string `json:"old_text"`
+	NewText string `json:"new_text"`
+}
+
+// EditResult is the output of notes_edit.
+type EditResult struct {
+	Name string `json:"name"`
+	Size int64  `json:"size"`
+	Line int    `json:"line"` // line where the replaced text started
+}
+
+// DeleteRequest is the input of notes_delete.
+type DeleteRequest struct {
+	Name string `json:"name"`
+}
+
+// DeleteResult is the output of notes_delete.
+type DeleteResult struct {
+	Name string `json:"name"`
+	Size int64  `json:"size"` // size of the deleted note
+}
+
+// List returns the notes of both scopes, optionally under a prefix.
+func (sp *Space) List(req ListRequest) (ListResult, error) {
+	wantProject, wantGlobal, rel, err := parsePrefix(req.Prefix)
+	if err != nil {
+		return ListResult{}, err
+	}
+	res := ListResult{Project: sp.root, Notes: []NoteInfo{}}
+	for _, sc := range []struct {
+		want bool
+		sc   scope
+	}{{wantProject, sp.project}, {wantGlobal, sp.global}} {
+		if !sc.want {
+			continue
+		}
+		start := len(res.Notes)
+		err := sc.sc.walk(func(n Name, path string, fi fs.FileInfo) error {
+			if !strings.HasPrefix(n.Rel, rel) {
+				return nil
+			}
+			first, err := readFirstLine(path)
+			if err != nil {
+				return err
+			}
+			res.Notes = append(res.Notes, NoteInfo{Name: n.String(), Size: fi.Size(), Modified: fi.ModTime().UTC(), FirstLine: first})
+			return nil
+		})
+		if err != nil {
+			return ListResult{}, err
+		}
+		sortInfos(res.Notes[start:])
+	}
+	return res, nil
+}
+
+// walk calls fn for every note of the scope. Dot files and
+// folders (the lock, temporary files, .git) and files not ending in .md are
+// not notes and are skipped.
+func (sc scope) walk(fn func(n Name, path string, fi fs.FileInfo) error) error {
+	root, err := filepath.EvalSymlinks(sc.dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return ioErr("notes folder "+sc.dir, err)
+	}
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if path == root {
+				return err
+			}
+			return nil // a note removed during the walk is simply not listed
+		}
+		if path == root {
+			return nil
+		}
+		if strings.HasPrefix(d.Name(), ".") {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() || !d.Type().IsRegular() || !strings.HasSuffix(d.Name(), NoteExt) {
+			return nil
+		}
+		rel, err := filepath.Rel(root, path)
+		if err != nil {
+			return nil
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return nil
+		}
+		return fn(Name{Global: sc.global, Rel: filepath.ToSlash(rel)}, path, fi)
+	})
+	if err != nil {
+		var ne *Error
+		if errors.As(err, &ne) {
+			return ne
+		}
+		return ioErr("list "+sc.dir, err)
+	}
+	return nil
+}
+
+func readFirstLine(path string) (string, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", ioErr("read "+path, err)
+	}
+	defer f.Close()
+	buf := make([]byte, firstLineProbe)
+	n, err := io.ReadFull(f, buf)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return "", ioErr("read "+path, err)
+	}
+	return FirstLine(string(buf[:n])), nil
+}
+
+// FirstLine returns the first non-blank line of text with Markdown heading
+// marks removed, clipped to FirstLineMax bytes (marked with "…").
+func FirstLine(text string) string {
+	for text != "" {
+		line := text
+		if i := strings.IndexByte(text, '\n'); i >= 0 {
+			line, text = text[:i], text[i+1:]
+		} else {
+			text = ""
+		}
+		line = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), "#"))
+		if line != "" {
+			return Clip(line, FirstLineMax)
+		}
+	}
+	return ""
+}
+
+// Clip shortens s to at most max bytes on a rune boundary, ending it with
+// "…" when anything was cut.
+func Clip(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	const ell = "…"
+	cut := max - len(ell)
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + ell
+}
+
+// Read returns a note's text with line numbers, optionally a line range.
+func (sp *Space) Read(req ReadRequest) (ReadResult, error) {
+	n, err := ParseName(req.Name)
+	if err != nil {
+		return ReadResult{}, err
+	}
+	if req.From < 0 || req.To < 0 {
+		return ReadResult{}, refuse(CodeInvalidRequest, "from and to are 1-based line numbers; got from=%d to=%d", req.From, req.To)
+	}
+	if req.To != 0 && req.From > req.To {
+		return ReadResult{}, refuse(CodeInvalidRequest, "from=%d is after to=%d; give from <= to", req.From, req.To)
+	}
+	path, err := sp.scopeOf(n).path(n)
+	if err != nil {
+		return ReadResult{}, err
+	}
+	data, fi, err := readNote(path, n)
+	if err != nil {
+		return ReadResult{}, err
+	}
+	lines := splitLines(string(data))
+	res := ReadResult{Name: n.String(), Size: fi.Size(), Modified: fi.ModTime().UTC(), Lines: len(lines)}
+	if len(lines) == 0 {
+		if req.From > 1 {
+			return ReadResult{}, refuse(CodeInvalidRequest, "note %s is empty; read it without from/to", n)
+		}
+		return res, nil
+	}
+	from, to := req.From, req.To
+	if from == 0 {
+		from = 1
+	}
+	if to == 0 || to > len(lines) {
+		to = len(lines)
+	}
+	if from > len(lines) {
+		return ReadResult{}, refuse(CodeInvalidRequest, "note %s has %d lines; from=%d is past the end", n, len(lines), from)
+	}
+	res.From, res.To = from, to
+	res.Content = strings.Join(lines[from-1:to], "")
+	res.Text = numberLines(lines[from-1:to], from, len(strconv.Itoa(to)))
+	return res, nil
+}
+
+func readNote(path string, n Name) ([]byte, fs.FileInfo, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, refuse(CodeNotFound, "no note named %s; call notes_list to see the names", n)
+	}
+	if err != nil {
+		return nil, nil, ioErr("read note "+n.String(), err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, nil, ioErr("read note "+n.String(), err)
+	}
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return nil, nil, ioErr("read note "+n.String(), err)
+	}
+	return data, fi, nil
+}
+
+// splitLines splits text into lines that keep their "\n"; a final newline
+// does not start another line.
+func splitLines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	lines := strings.SplitAfter(s, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}
+
+func numberLines(lines []string, first, width int) string {
+	var b strings.Builder
+	for i, l := range lines {
+		fmt.Fprintf(&b, "%*d\t%s", width, first+i, l)
+		if !strings.HasSuffix(l, "\n") {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+// checkContent refuses note text that is not UTF-8 Markdown or is too big.
+func checkContent(n Name, what, content string) error {
+	if len(content) > MaxNoteBytes {
+		return refuse(CodeTooLarge, "note %s would be %d bytes, over the %d-byte limit per note; split it into several notes", n, len(content), MaxNoteBytes)
+	}
+	if !utf8.ValidString(content) {
+		return refuse(CodeInvalidRequest, "%s for note %s is not valid UTF-8; notes are UTF-8 Markdown text", what, n)
+	}
+	if strings.IndexByte(content, 0) >= 0 {
+		return refuse(CodeInvalidRequest, "%s for note %s contains a NUL byte; notes are UTF-8 Markdown text", what, n)
+	}
+	return nil
+}
+
+// checkScopeRoom refuses a write that would take the scope over its limits.
+// It must run under the scope lock so that concurrent writers see each
+// other's notes.
+func (sc scope) checkRoom(n Name, path string, newSize int64) error {
+	var total, count int64
+	exists := false
+	err := sc.walk(func(m Name, p string, fi fs.FileInfo) error {
+		if m.Rel == n.Rel {
+			exists = true
+			return nil
+		}
+		total += fi.Size()
+		count++
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if total+newSize > maxScopeBytes {
+		return refuse(CodeScopeFull, "the %s notes would total %d bytes, over the %d-byte limit per scope; delete or shorten notes first", sc.label(), total+newSize, maxScopeBytes)
+	}
+	if !exists && count+1 > maxScopeNotes {
+		return refuse(CodeScopeFull, "the %s notes already number %d, the limit per scope; merge or delete notes first", sc.label(), count)
+	}
+	return nil
+}
+
+func (sc scope) label() string {
+	if sc.global {
+		return "global"
+	}
+	return "project"
+}
+
+// Write creates or replaces a whole note.
+func (sp *Space) Write(req WriteRequest) (WriteResult, error) {
+	n, err := ParseName(req.Name)
+	if err != nil {
+		return WriteResult{}, err
+	}
+	if err := checkContent(n, "content", req.Content); err != nil {
+		return WriteResult{}, err
+	}
+	sc := sp.scopeOf(n)
+	unlock, err := sc.lock()
+	if err != nil {
+		return WriteResult{}, err
+	}
+	defer unlock()
+	path, err := sc.path(n)
+	if err != nil {
+		return WriteResult{}, err
+	}
+	if err := sc.checkRoom(n, path, int64(len(req.Content))); err != nil {
+		return WriteResult{}, err
+	}
+	_, statErr := os.Stat(path)
+	created := errors.Is(statErr, fs.ErrNotExist)
+	if err := writeAtomic(path, []byte(req.Content)); err != nil {
+		return WriteResult{}, ioErr("write note "+n.String(), err)
+	}
+	return WriteResult{Name: n.String(), Size: int64(len(req.Content)), Lines: len(splitLines(req.Content)), Created: created}, nil
+}
+
+// Edit replaces the one exact occurrence of OldText with NewText. Zero or
+// several occurrences are refused with the count and the lines they are on.
+func (sp *Space) Edit(req EditRequest) (EditResult, error) {
+	n, err := ParseName(req.Name)
+	if err != nil {
+		return EditResult{}, err
+	}
+	if req.OldText == "" {
+		return EditResult{}, refuse(CodeInvalidRequest, "old_text is empty; copy the exact text to replace from notes_read (without line numbers), or use notes_write to replace the whole note")
+	}
+	if req.OldText == req.NewText {
+		return EditResult{}, refuse(CodeInvalidRequest, "new_text equals old_text; nothing would change")
+	}
+	if err := checkContent(n, "new_text", req.NewText); err != nil {
+		return EditResult{}, err
+	}
+	sc := sp.scopeOf(n)
+	unlock, err := sc.lock()
+	if err != nil {
+		return EditResult{}, err
+	}
+	defer unlock()
+	path, err := sc.path(n)
+	if err != nil {
+		return EditResult{}, err
+	}
+	data, _, err := readNote(path, n)
+	if err != nil {
+		if CodeOf(err) == CodeNotFound {
+			return EditResult{}, refuse(CodeNotFound, "no note named %s to edit; create it with notes_write or call notes_list to see the names", n)
+		}
+		return EditResult{}, err
+	}
+	old := []byte(req.OldText)
+	idx := bytes.Index(data, old)
+	if idx < 0 {
+		return EditResult{}, refuse(CodeNoMatch, "old_text occurs 0 times in %s; read the note again and copy the text exactly (whitespace included, line numbers excluded)", n)
+	}
+	if c := bytes.Count(data, old); c > 1 {
+		return EditResult{}, refuse(CodeAmbiguous, "old_text occurs %d times in %s (at %s); include more surrounding text so it matches once", c, n, matchLines(data, old))
+	}
+	out := make([]byte, 0, len(data)-len(old)+len(req.NewText))
+	out = append(out, data[:idx]...)
+	out = append(out, req.NewText...)
+	out = append(out, data[idx+len(old):]...)
+	if err := checkContent(n, "the edited note", string(out)); err != nil {
+		return EditResult{}, err
+	}
+	if len(out) > len(data) {
+		if err := sc.checkRoom(n, path, int64(len(out))); err != nil {
+			return EditResult{}, err
+		}
+	}
+	if err := writeAtomic(path, out); err != nil {
+		return EditResult{}, ioErr("write note "+n.String(), err)
+	}
+	return EditResult{Name: n.String(), Size: int64(len(out)), Line: 1 + bytes.Count(data[:idx], []byte("\n"))}, nil
+}
+
+// matchLines lists the distinct lines where sub starts in data, at most
+// maxMatchLines of them: "line 3" or "lines 3, 9, 14".
+func matchLines(data, sub []byte) string {
+	const maxMatchLines = 10 // enough to locate them; more is noise
+	var out []string
+	line, from, last := 1, 0, 0
+	more := false
+	for {
+		i := bytes.Index(data[from:], sub)
+		if i < 0 {
+			break
+		}
+		line += bytes.Count(data[from:from+i], []byte("\n"))
+		if line != last {
+			if len(out) == maxMatchLines {
+				more = true
+				break
+			}
+			out = append(out, strconv.Itoa(line))
+			last = line
+		}
+		// Step past the whole match: counts are of non-overlapping matches.
+		line += bytes.Count(data[from+i:from+i+len(sub)], []byte("\n"))
+		from += i + len(sub)
+	}
+	s := strings.Join(out, ", ")
+	if more {
+		s += ", …"
+	}
+	if len(out) == 1 && !more {
+		return "line " + s
+	}
+	return "lines " + s
+}
+
+// Delete removes a note.
+func (sp *Space) Delete(req DeleteRequest) (DeleteResult, error) {
+	n, err := ParseName(req.Name)
+	if err != nil {
+		return DeleteResult{}, err
+	}
+	sc := sp.scopeOf(n)
+	if _, err := os.Stat(sc.dir); errors.Is(err, fs.ErrNotExist) {
+		return DeleteResult{}, refuse(CodeNotFound, "no note named %s to delete; call notes_list to see the names", n)
+	}
+	unlock, err := sc.lock()
+	if err != nil {
+		return DeleteResult{}, err
+	}
+	defer unlock()
+	path, err := sc.path(n)
+	if err != nil {
+		return DeleteResult{}, err
+	}
+	fi, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return DeleteResult{}, refuse(CodeNotFound, "no note named %s to delete; call notes_list to see the names", n)
+	}
+	if err != nil {
+		return DeleteResult{}, ioErr("delete note "+n.String(), err)
+	}
+	if err := os.Remove(path); err != nil {
+		return DeleteResult{}, ioErr("delete note "+n.String(), err)
+	}
+	dir := filepath.Dir(path)
+	if err := syncDir(dir); err != nil {
+		return DeleteResult{}, ioErr("delete note "+n.String(), err)
+	}
+	if root, err := filepath.EvalSymlinks(sc.dir); err == nil {
+		removeEmptyParents(root, dir)
+	}
+	return DeleteResult{Name: n.String(), Size: fi.Size()}, nil
+}
+
+// sortInfos orders one scope's notes by name in byte order. (WalkDir's
+// order differs: it lists "api/x.md" before "api-x.md".)
+func sortInfos(ns []NoteInfo) {
+	sort.Slice(ns, func(i, j int) bool { return ns[i].Name < ns[j].Name })
+}
