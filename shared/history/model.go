@@ -42,6 +42,8 @@ const (
 )
 
 // Role is who produced an event, as history_list's role filter sees it.
+// Tool uses and tool results carry RoleTool, so a role filter of "user" or
+// "assistant" finds dialogue rather than tool traffic.
 type Role string
 
 // Roles.
@@ -69,6 +71,12 @@ type Event struct {
 	// ToolName and ToolID are set on tool uses and tool results.
 	ToolName string
 	ToolID   string
+	// ToolInput is a tool use's arguments as recorded (compact JSON). It is
+	// what the model wrote, so history_read shows it with the call; it is
+	// empty on every other kind.
+	ToolInput string
+	// IsError marks a tool result the harness recorded as an error.
+	IsError bool
 	// PairSeq links a tool use to its result and back; 0 when the call is
 	// still pending (no result recorded yet).
 	PairSeq int64

@@ -1,0 +1,219 @@
+package history
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Harnesses lists every harness in the order sessions of equal time are
+// shown.
+var Harnesses = []string{HarnessClaude, HarnessPi, HarnessCodex}
+
+// Catalog is a source of sessions per harness: only what a Catalog lists is
+// readable, so a selector can never reach a file outside the harnesses'
+// roots. The host backs it with the harness plugins; tests use fakes.
+type Catalog interface {
+	// Sessions lists the sessions of one harness, in any order. A harness
+	// with no root on this machine returns no sessions and no error.
+	Sessions(harness string) ([]Session, error)
+}
+
+// CatalogFunc adapts a function to Catalog.
+type CatalogFunc func(harness string) ([]Session, error)
+
+// Sessions implements Catalog.
+func (f CatalogFunc) Sessions(harness string) ([]Session, error) { return f(harness) }
+
+// SessionQuery filters a cross-harness session listing.
+type SessionQuery struct {
+	// Harness keeps one harness; empty keeps all.
+	Harness string
+	// Cwd keeps sessions that ran in this directory or below it.
+	Cwd string
+	// Query keeps sessions whose id, title or cwd contains this literal,
+	// case-insensitively.
+	Query string
+	// Limit bounds the result; 0 means no bound.
+	Limit int
+}
+
+// maxCandidates bounds the candidates an ambiguity error names: enough to
+// pick from, short enough for one tool response.
+const maxCandidates = 10
+
+// ListSessions lists sessions across harnesses, newest first (by Updated,
+// then Started, then harness and id for a stable order).
+func ListSessions(cat Catalog, q SessionQuery) ([]Session, error) {
+	harnesses := Harnesses
+	if q.Harness != "" {
+		if !knownHarness(q.Harness) {
+			return nil, fmt.Errorf("unknown harness %q; use claude, pi or codex", q.Harness)
+		}
+		harnesses = []string{q.Harness}
+	}
+	var all []Session
+	var errs []error
+	for _, h := range harnesses {
+		ss, err := cat.Sessions(h)
+		if err != nil {
+			// One harness failing must not hide the others' sessions; the
+			// error is still returned beside them.
+			errs = append(errs, fmt.Errorf("%s sessions: %w", h, err))
+			continue
+		}
+		for _, s := range ss {
+			if s.Harness == "" {
+				s.Harness = h
+			}
+			if q.Cwd != "" && !underDir(s.Cwd, q.Cwd) {
+				continue
+			}
+			if q.Query != "" && !matchesSession(s, q.Query) {
+				continue
+			}
+			all = append(all, s)
+		}
+	}
+	SortSessions(all)
+	if q.Limit > 0 && len(all) > q.Limit {
+		all = all[:q.Limit]
+	}
+	return all, errors.Join(errs...)
+}
+
+// SortSessions orders sessions newest first.
+func SortSessions(ss []Session) {
+	sort.SliceStable(ss, func(i, j int) bool {
+		a, b := ss[i], ss[j]
+		if !a.Updated.Equal(b.Updated) {
+			return a.Updated.After(b.Updated)
+		}
+		if !a.Started.Equal(b.Started) {
+			return a.Started.After(b.Started)
+		}
+		if a.Harness != b.Harness {
+			return harnessRank(a.Harness) < harnessRank(b.Harness)
+		}
+		return a.ID < b.ID
+	})
+}
+
+func harnessRank(h string) int {
+	for i, k := range Harnesses {
+		if k == h {
+			return i
+		}
+	}
+	return len(Harnesses)
+}
+
+func knownHarness(h string) bool { return harnessRank(h) < len(Harnesses) }
+
+func underDir(cwd, dir string) bool {
+	if cwd == "" {
+		return false
+	}
+	c, d := filepath.Clean(cwd), filepath.Clean(dir)
+	if c == d {
+		return true
+	}
+	if !strings.HasSuffix(d, string(filepath.Separator)) {
+		d += string(filepath.Separator)
+	}
+	return strings.HasPrefix(c, d)
+}
+
+func matchesSession(s Session, q string) bool {
+	for _, f := range []string{s.ID, s.Title, s.Cwd} {
+		if at, _ := IndexFold(f, q); at >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// Selector words.
+const (
+	SelectorCurrent = "current"
+	SelectorLatest  = "latest"
+)
+
+// Resolve turns a session selector into a session of the catalog:
+//
+//	"" or "current"       the caller's current session (current != nil)
+//	"latest"              the newest session of any harness
+//	"<harness>:latest"    the newest session of that harness
+//	"<harness>:<id>"      that id, or a unique id prefix, of that harness
+//	"<id>"                a unique id (or id prefix) of any harness
+//
+// An exact id wins over a longer id it prefixes. An ambiguous prefix is
+// refused with the candidates. A selector is never a path: anything that
+// looks like one is refused before the catalog is asked.
+func Resolve(cat Catalog, selector string, current *Session) (Session, error) {
+	sel := strings.TrimSpace(selector)
+	if sel == "" || sel == SelectorCurrent {
+		if current == nil {
+			return Session{}, fmt.Errorf("no current session is bound here; name one (e.g. \"latest\" or \"claude:<id>\") and list them with `notesoup history sessions`")
+		}
+		return *current, nil
+	}
+	if strings.ContainsAny(sel, `/\`) || strings.HasPrefix(sel, ".") || strings.HasPrefix(sel, "~") || strings.HasSuffix(sel, ".jsonl") {
+		return Session{}, fmt.Errorf("session selector %q looks like a path; selectors name sessions under the harnesses' roots (\"latest\", \"claude:<id>\", an id prefix), never files", selector)
+	}
+	harness, id := "", sel
+	if i := strings.IndexByte(sel, ':'); i >= 0 {
+		harness, id = sel[:i], sel[i+1:]
+		if !knownHarness(harness) {
+			return Session{}, fmt.Errorf("session selector %q: unknown harness %q; use claude, pi or codex", selector, harness)
+		}
+		if id == "" {
+			return Session{}, fmt.Errorf("session selector %q: missing id after %q (or use %s:latest)", selector, harness+":", harness)
+		}
+	}
+	all, err := ListSessions(cat, SessionQuery{Harness: harness})
+	if err != nil && len(all) == 0 {
+		return Session{}, err
+	}
+	if id == SelectorLatest {
+		if len(all) == 0 {
+			where := "any harness"
+			if harness != "" {
+				where = harness
+			}
+			return Session{}, fmt.Errorf("session selector %q: no sessions found for %s", selector, where)
+		}
+		return all[0], nil
+	}
+	var exact, prefixed []Session
+	for _, s := range all {
+		switch {
+		case s.ID == id:
+			exact = append(exact, s)
+		case strings.HasPrefix(s.ID, id):
+			prefixed = append(prefixed, s)
+		}
+	}
+	if len(exact) == 1 {
+		return exact[0], nil
+	}
+	cands := append(exact, prefixed...)
+	switch len(cands) {
+	case 0:
+		return Session{}, fmt.Errorf("session selector %q matches no session; list them with `notesoup history sessions`", selector)
+	case 1:
+		return cands[0], nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "session selector %q is ambiguous: %d sessions match; use a longer prefix or harness:id. Candidates:", selector, len(cands))
+	for i, s := range cands {
+		if i == maxCandidates {
+			fmt.Fprintf(&b, "\n  … and %d more", len(cands)-maxCandidates)
+			break
+		}
+		fmt.Fprintf(&b, "\n  %s:%s  %s  %s", s.Harness, s.ID, timeString(s.Updated), oneLine(s.Title))
+	}
+	return Session{}, errors.New(b.String())
+}

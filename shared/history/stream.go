@@ -1,0 +1,103 @@
+package history
+
+import (
+	"errors"
+	"iter"
+)
+
+// MaxResponseBytes bounds every rendered history response, notices and
+// footers included. Tool results larger than this are truncated or refused
+// by some hosts, so the page is chosen to fit instead of being clipped.
+const MaxResponseBytes = 32 * 1024
+
+// ErrStopped is what an EmitFunc returns to end a decode early because the
+// consumer has what it needs. Decoders pass it through unchanged; Events
+// swallows it.
+var ErrStopped = errors.New("history: consumer stopped the decode")
+
+// Projection is one decode of one session, replayable: every range over
+// Events decodes the file again, so a consumer that needs two passes (Read
+// redirecting a result to its earlier call) keeps no events in memory.
+type Projection struct {
+	// Events yields the selected events in seq order; a decode error is
+	// yielded once, with a zero Event, and ends the sequence.
+	Events iter.Seq2[Event, error]
+	// Summary returns the summary of the most recent decode (valid once a
+	// range over Events has returned).
+	Summary func() Summary
+}
+
+// Project wraps a decoder, a session and options into a Projection.
+func Project(d Decoder, sess Session, opts DecodeOptions) Projection {
+	var last Summary
+	seq := func(yield func(Event, error) bool) {
+		stopped := false
+		sum, err := d.Decode(sess, opts, func(ev Event) error {
+			if !yield(ev, nil) {
+				stopped = true
+				return ErrStopped
+			}
+			return nil
+		})
+		last = sum
+		if err != nil && !errors.Is(err, ErrStopped) && !stopped {
+			yield(Event{}, err)
+		}
+	}
+	return Projection{Events: seq, Summary: func() Summary { return last }}
+}
+
+// Slice turns a fixed list of events (tests, fakes) into a replayable
+// sequence.
+func Slice(events []Event) iter.Seq2[Event, error] {
+	return func(yield func(Event, error) bool) {
+		for _, ev := range events {
+			if !yield(ev, nil) {
+				return
+			}
+		}
+	}
+}
+
+// RenderOptions are what the caller adds around the harness-neutral text.
+type RenderOptions struct {
+	// Notice, when non-nil, returns text to print before the response (the
+	// Claude incomplete-history notice). It is called once the events have
+	// been consumed, so it may depend on the decode's Summary. Its length
+	// is budgeted up front by NoticeReserve; a longer notice is cut to it.
+	Notice func() string
+	// NoticeReserve is the most bytes Notice may return.
+	NoticeReserve int
+	// ListHint renders how to fetch another list page with the given query
+	// (the same filters, a new cursor), e.g. a tool call or a CLI command.
+	// Nil renders a history_list call.
+	ListHint func(next ListQuery) string
+	// ReadHint renders how to read an address from a byte offset. Nil
+	// renders a history_read call.
+	ReadHint func(seq int64, offset int) string
+}
+
+func (o RenderOptions) notice() string {
+	if o.Notice == nil {
+		return ""
+	}
+	n := o.Notice()
+	if n == "" {
+		return ""
+	}
+	if len(n)+2 > o.NoticeReserve {
+		cut := cutRuneBoundary(n, o.NoticeReserve-len("…")-2)
+		if cut < 0 {
+			cut = 0
+		}
+		n = n[:cut] + "…"
+	}
+	return n + "\n\n"
+}
+
+func (o RenderOptions) noticeReserve() int {
+	if o.Notice == nil {
+		return 0
+	}
+	return o.NoticeReserve
+}

@@ -1,0 +1,120 @@
+package history
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// Tool names, as the MCP server registers them (Claude prefixes them with
+// mcp__notesoup__).
+const (
+	ToolList = "history_list"
+	ToolRead = "history_read"
+)
+
+// ToolDef is one tool definition. The MCP server and the Claude mod are both
+// generated from these values, so the two never drift.
+type ToolDef struct {
+	Name        string
+	Description string
+	// InputSchema is a JSON Schema object as plain Go values (maps, slices,
+	// strings), ready for json.Marshal.
+	InputSchema map[string]any
+	// ReadOnly is the MCP readOnlyHint: these tools never write anything.
+	ReadOnly bool
+}
+
+const sessionArgDoc = `Which session to read. Omit for the current session. Otherwise a selector: "latest", "<harness>:latest" (harness = claude, pi or codex), "<harness>:<id>", or a unique prefix of a session id with or without the harness. Never a file path. Run "notesoup history sessions" to list sessions.`
+
+// Tools returns the definitions of history_list and history_read.
+func Tools() []ToolDef {
+	return []ToolDef{ListToolDef(), ReadToolDef()}
+}
+
+// ListToolDef is history_list.
+func ListToolDef() ToolDef {
+	return ToolDef{
+		Name: ToolList,
+		Description: "List and search this or another session's persisted history (Claude Code, Pi or Codex), one line per entry: seq address, window, role, time and a snippet. " +
+			"`query` is a plain, literal substring matched case-insensitively: no regular expressions, no wildcards, no word logic. " +
+			"Entries with no visible text (tool-only or thinking-only rows) are not listed. With no cursor the newest page is returned; " +
+			"page with `before` (older) and `after` (newer) using the cursors in the footer. Read an entry in full with history_read.",
+		InputSchema: map[string]any{
+			"type": "object",
+			"properties": map[string]any{
+				"session": map[string]any{"type": "string", "description": sessionArgDoc},
+				"query": map[string]any{"type": "string",
+					"description": "Plain substring to find, matched literally and case-insensitively (not a regex or glob)."},
+				"roles": map[string]any{"type": "array", "items": map[string]any{"type": "string", "enum": []any{"user", "assistant", "system", "tool"}},
+					"description": "Only entries of these roles; tool calls and results have role tool."},
+				"window": map[string]any{"type": "string", "description": `Only entries of this window or segment id, e.g. "claude:<sessionId>:2".`},
+				"after":  map[string]any{"type": "integer", "minimum": 1, "description": "Page forwards: entries with seq greater than this cursor."},
+				"before": map[string]any{"type": "integer", "minimum": 1, "description": "Page backwards: the newest entries with seq less than this cursor."},
+				"limit":  map[string]any{"type": "integer", "minimum": 1, "maximum": MaxListLimit, "description": fmt.Sprintf("Entries per page (default %d).", DefaultListLimit)},
+			},
+			"additionalProperties": false,
+		},
+		ReadOnly: true,
+	}
+}
+
+// ReadToolDef is history_read.
+func ReadToolDef() ToolDef {
+	return ToolDef{
+		Name: ToolRead,
+		Description: "Read one history address in full: a message, attachment or notice as recorded, or a tool call together with its result (a result's seq shows its call). " +
+			"Long text is paged: the footer gives the exact offset to continue from. Says so explicitly when no visible text was recorded.",
+		InputSchema: map[string]any{
+			"type": "object",
+			"properties": map[string]any{
+				"session": map[string]any{"type": "string", "description": sessionArgDoc},
+				"seq":     map[string]any{"type": "integer", "minimum": 1, "description": "The address, as history_list shows it (#seq)."},
+				"offset":  map[string]any{"type": "integer", "minimum": 0, "description": "Byte offset to continue a long text from, as the previous footer says."},
+			},
+			"required":             []any{"seq"},
+			"additionalProperties": false,
+		},
+		ReadOnly: true,
+	}
+}
+
+// ListArgs is history_list's full argument object.
+type ListArgs struct {
+	Session string `json:"session,omitempty"`
+	ListQuery
+}
+
+// ReadArgs is history_read's full argument object.
+type ReadArgs struct {
+	Session string `json:"session,omitempty"`
+	ReadQuery
+}
+
+// ParseListArgs decodes and validates a history_list argument object;
+// unknown fields are refused so a misspelt filter is not silently ignored.
+func ParseListArgs(raw []byte) (ListArgs, error) {
+	var a ListArgs
+	if err := strictUnmarshal(raw, &a); err != nil {
+		return ListArgs{}, fmt.Errorf("history_list: bad arguments: %w", err)
+	}
+	return a, a.Validate()
+}
+
+// ParseReadArgs decodes and validates a history_read argument object.
+func ParseReadArgs(raw []byte) (ReadArgs, error) {
+	var a ReadArgs
+	if err := strictUnmarshal(raw, &a); err != nil {
+		return ReadArgs{}, fmt.Errorf("history_read: bad arguments: %w", err)
+	}
+	return a, a.Validate()
+}
+
+func strictUnmarshal(raw []byte, v any) error {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		raw = []byte("{}")
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
+}
