@@ -22,11 +22,18 @@ lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 
-proto:
-	@echo "proto: nothing yet"
+# Generators are pinned Go tool dependencies in tools/go.mod (buf compiles
+# the .proto, protoc-gen-go and protoc-gen-go-grpc write the Go code).
+BUF := $(GO) tool -modfile=../tools/go.mod buf
 
+proto:
+	cd contract && $(BUF) generate
+
+# proto-check fails when the committed generated code is stale.
 proto-check:
-	@echo "proto-check: nothing yet"
+	@tmp=$$(mktemp -d) && trap 'rm -rf $$tmp' EXIT && \
+	  (cd contract && $(BUF) generate -o $$tmp) && \
+	  diff -r $$tmp/harnesspb contract/harnesspb && echo "proto: generated code is current"
 
 demo: build
 	$(NOTESOUP) help

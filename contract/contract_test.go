@@ -1,0 +1,173 @@
+package contract_test
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/go-plugin"
+	"github.com/notesoup/notesoup/contract"
+	"github.com/notesoup/notesoup/shared/history"
+	"github.com/notesoup/notesoup/shared/reset"
+)
+
+// fake is a Harness whose answers are fixed per test.
+type fake struct {
+	sessions []history.Session
+	events   []history.Event
+	summary  history.Summary
+	err      error
+	gotIn    reset.ThresholdInput
+}
+
+func (f *fake) Describe(context.Context) (contract.Description, error) {
+	return contract.Description{Name: "fake", PluginVersion: "0.1.0", ContractVersions: []int{1},
+		Capabilities: []string{contract.CapDecode}, DefaultRoots: []string{"/r"}}, f.err
+}
+
+func (f *fake) ListSessions(_ context.Context, roots []string, fn func(history.Session) error) error {
+	for _, s := range f.sessions {
+		if err := fn(s); err != nil {
+			return err
+		}
+	}
+	return f.err
+}
+
+func (f *fake) Decode(_ context.Context, _ contract.DecodeRequest, emit history.EmitFunc) (history.Summary, error) {
+	for _, e := range f.events {
+		if err := emit(e); err != nil {
+			return history.Summary{}, err
+		}
+	}
+	return f.summary, f.err
+}
+
+func (f *fake) Thresholds(_ context.Context, in reset.ThresholdInput) (reset.NativePoint, error) {
+	f.gotIn = in
+	return reset.NativePoint{Resolved: true, Tokens: 167000, Window: 200000, Source: "test", AutoCompactEnabled: true, CapApplied: true, CompactDisabled: true, Notes: []string{"n"}, Files: []string{"/f"}}, f.err
+}
+
+func (f *fake) BootBinding(_ context.Context, id string, ord int) (contract.Binding, error) {
+	return contract.Binding{WindowID: "fake:" + id + ":" + string(rune('0'+ord)), ResetTool: "empty_brain"}, f.err
+}
+
+// connect serves impl over an in-process gRPC connection and returns the
+// host-side client shim.
+func connect(t *testing.T, impl contract.Harness) contract.Harness {
+	t.Helper()
+	client, server := plugin.TestPluginGRPCConn(t, false, map[string]plugin.Plugin{
+		contract.PluginName: &contract.GRPCPlugin{Impl: impl},
+	})
+	t.Cleanup(func() { client.Close(); server.Stop() })
+	raw, err := client.Dispense(contract.PluginName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw.(contract.Harness)
+}
+
+func TestDescribeRoundTrip(t *testing.T) {
+	h := connect(t, &fake{})
+	d, err := h.Describe(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := contract.Description{Name: "fake", PluginVersion: "0.1.0", ContractVersions: []int{1},
+		Capabilities: []string{"decode"}, DefaultRoots: []string{"/r"}}
+	if !reflect.DeepEqual(d, want) {
+		t.Fatalf("Describe = %+v, want %+v", d, want)
+	}
+}
+
+func TestListSessionsStreamsEverySession(t *testing.T) {
+	ts := time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC)
+	var want []history.Session
+	for i := 0; i < 700; i++ { // more than one gRPC window's worth
+		want = append(want, history.Session{Harness: "fake", ID: strings.Repeat("x", i%7+1), Path: "/p", Started: ts, Size: int64(i)})
+	}
+	h := connect(t, &fake{sessions: want})
+	var got []history.Session
+	if err := h.ListSessions(context.Background(), nil, func(s history.Session) error { got = append(got, s); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %d sessions, want %d (first diff somewhere)", len(got), len(want))
+	}
+}
+
+func TestDecode(t *testing.T) {
+	ts := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	big := strings.Repeat("y", 3<<20) // forces a frame split on size
+	events := []history.Event{
+		{Seq: 1, Window: "fake:s:0", Kind: history.KindMessage, Role: history.RoleUser, Text: "hi", Time: ts, Line: 1},
+		{Seq: 2, Window: "fake:s:0", Kind: history.KindToolUse, Role: history.RoleAssistant, ToolName: "Read", ToolID: "t1", PairSeq: 3, Line: 2},
+		{Seq: 3, Window: "fake:s:0", Kind: history.KindToolResult, Role: history.RoleTool, Text: big, ToolID: "t1", PairSeq: 2, Line: 3},
+		{Seq: 4, Window: "fake:s:1", Kind: history.KindMessage, Role: history.RoleAssistant, Text: "after", Line: 5},
+	}
+	for i := int64(5); i < 1000; i++ {
+		events = append(events, history.Event{Seq: i, Window: "fake:s:1", Kind: history.KindMessage, Role: history.RoleUser, Text: "n"})
+	}
+	sum := history.Summary{Windows: []string{"fake:s:0", "fake:s:1"}, HeadWindow: "fake:s:1", HeadKnown: true, HeadOrdinal: 1,
+		Notes: []history.ProjectionNote{{Kind: history.NoteGap, Message: "missing", Line: 4, Ref: "u"}}}
+
+	tests := []struct {
+		name    string
+		impl    *fake
+		wantErr string
+	}{
+		{name: "ok", impl: &fake{events: events, summary: sum}},
+		{name: "plugin error", impl: &fake{events: events[:2], err: errors.New("line 9: bad record")}, wantErr: "line 9: bad record"},
+		{name: "seq not ascending", impl: &fake{events: []history.Event{{Seq: 2}, {Seq: 2}}}, wantErr: "must ascend"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := connect(t, tc.impl)
+			var got []history.Event
+			s, err := h.Decode(context.Background(), contract.DecodeRequest{Session: history.Session{ID: "s"}},
+				func(e history.Event) error { got = append(got, e); return nil })
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err = %v, want containing %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, tc.impl.events) {
+				t.Fatalf("events differ: got %d want %d", len(got), len(tc.impl.events))
+			}
+			if !reflect.DeepEqual(s, sum) {
+				t.Fatalf("summary = %+v, want %+v", s, sum)
+			}
+		})
+	}
+}
+
+func TestThresholdsAndBinding(t *testing.T) {
+	f := &fake{}
+	h := connect(t, f)
+	in := reset.ThresholdInput{Model: "m", ModelWindow: 200000, Settings: []byte(`{"a":1}`), Env: map[string]string{"K": "V"},
+		Usage: []byte(`{}`), Cwd: "/c", Home: "/h", Overrides: []string{"x=1"}, Cap: 100000}
+	p, err := h.Thresholds(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(f.gotIn, in) {
+		t.Fatalf("plugin saw %+v, want %+v", f.gotIn, in)
+	}
+	if want := (reset.NativePoint{Resolved: true, Tokens: 167000, Window: 200000, Source: "test", AutoCompactEnabled: true, CapApplied: true, CompactDisabled: true, Notes: []string{"n"}, Files: []string{"/f"}}); !reflect.DeepEqual(p, want) {
+		t.Fatalf("point = %+v, want %+v", p, want)
+	}
+	b, err := h.BootBinding(context.Background(), "abc", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b != (contract.Binding{WindowID: "fake:abc:2", ResetTool: "empty_brain"}) {
+		t.Fatalf("binding = %+v", b)
+	}
+}

@@ -1,0 +1,334 @@
+package contract
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/go-plugin"
+	"github.com/notesoup/notesoup/contract/harnesspb"
+	"github.com/notesoup/notesoup/shared/history"
+	"github.com/notesoup/notesoup/shared/reset"
+	"google.golang.org/grpc"
+)
+
+// eventBatch is how many events the server packs into one DecodeFrame: large
+// enough that per-message gRPC overhead is small, small enough that a frame
+// stays far below gRPC's 4 MiB default message limit for ordinary text.
+const eventBatch = 256
+
+// maxFrameBytes caps the text carried in one frame, so a batch of very long
+// events is split before it reaches gRPC's message size limit.
+const maxFrameBytes = 2 << 20
+
+// WithServeLogger sets the logger the plugin server uses; its output goes to
+// stderr, which the host forwards into its own log.
+func WithServeLogger(l hclog.Logger) ServeOption {
+	return func(c *plugin.ServeConfig) { c.Logger = l }
+}
+
+// GRPCPlugin is the go-plugin glue for Harness over gRPC.
+type GRPCPlugin struct {
+	plugin.NetRPCUnsupportedPlugin
+	// Impl is the implementation served; nil on the host side.
+	Impl Harness
+}
+
+// GRPCServer registers the server shim.
+func (p *GRPCPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
+	harnesspb.RegisterHarnessServer(s, &grpcServer{impl: p.Impl})
+	return nil
+}
+
+// GRPCClient returns the client shim, which implements Harness.
+func (p *GRPCPlugin) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, c *grpc.ClientConn) (interface{}, error) {
+	return &GRPCClient{client: harnesspb.NewHarnessClient(c)}, nil
+}
+
+// GRPCClient is the host-side shim: it implements Harness by calling the
+// plugin over gRPC.
+type GRPCClient struct {
+	client harnesspb.HarnessClient
+}
+
+var _ Harness = (*GRPCClient)(nil)
+
+// Describe implements Harness.
+func (c *GRPCClient) Describe(ctx context.Context) (Description, error) {
+	r, err := c.client.Describe(ctx, &harnesspb.DescribeRequest{})
+	if err != nil {
+		return Description{}, err
+	}
+	d := Description{
+		Name:          r.GetName(),
+		PluginVersion: r.GetPluginVersion(),
+		Capabilities:  r.GetCapabilities(),
+		DefaultRoots:  r.GetDefaultRoots(),
+	}
+	for _, v := range r.GetContractVersions() {
+		d.ContractVersions = append(d.ContractVersions, int(v))
+	}
+	return d, nil
+}
+
+// ListSessions implements Harness.
+func (c *GRPCClient) ListSessions(ctx context.Context, roots []string, fn func(history.Session) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stream, err := c.client.ListSessions(ctx, &harnesspb.ListSessionsRequest{Roots: roots})
+	if err != nil {
+		return err
+	}
+	for {
+		s, err := stream.Recv()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := fn(sessionFromPB(s)); err != nil {
+			return err
+		}
+	}
+}
+
+// Decode implements Harness.
+func (c *GRPCClient) Decode(ctx context.Context, req DecodeRequest, emit history.EmitFunc) (history.Summary, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stream, err := c.client.Decode(ctx, &harnesspb.DecodeRequest{
+		Session: sessionToPB(req.Session),
+		Head:    req.Head,
+		Roots:   req.Roots,
+	})
+	if err != nil {
+		return history.Summary{}, err
+	}
+	var lastSeq int64
+	for {
+		f, err := stream.Recv()
+		if errors.Is(err, io.EOF) {
+			return history.Summary{}, errors.New("plugin ended the decode stream without a summary frame")
+		}
+		if err != nil {
+			return history.Summary{}, err
+		}
+		for _, e := range f.GetEvents() {
+			ev := eventFromPB(e)
+			// Seqs are addresses: a plugin that sends them out of order or
+			// reuses one is answering garbage, and readers must not page on it.
+			if ev.Seq <= lastSeq {
+				return history.Summary{}, fmt.Errorf("plugin sent event seq %d after seq %d: events must ascend", ev.Seq, lastSeq)
+			}
+			lastSeq = ev.Seq
+			if err := emit(ev); err != nil {
+				return history.Summary{}, err
+			}
+		}
+		if s := f.GetSummary(); s != nil {
+			return summaryFromPB(s), nil
+		}
+	}
+}
+
+// Thresholds implements Harness.
+func (c *GRPCClient) Thresholds(ctx context.Context, in reset.ThresholdInput) (reset.NativePoint, error) {
+	r, err := c.client.Thresholds(ctx, &harnesspb.ThresholdsRequest{
+		Model:        in.Model,
+		ModelWindow:  in.ModelWindow,
+		SettingsJson: in.Settings,
+		Env:          in.Env,
+		UsageJson:    in.Usage,
+		Cwd:          in.Cwd,
+		Home:         in.Home,
+		Overrides:    in.Overrides,
+		Cap:          in.Cap,
+	})
+	if err != nil {
+		return reset.NativePoint{}, err
+	}
+	return reset.NativePoint{
+		Resolved:           r.GetResolved(),
+		Tokens:             r.GetTokens(),
+		Window:             r.GetWindow(),
+		Source:             r.GetSource(),
+		AutoCompactEnabled: r.GetAutoCompactEnabled(),
+		Reason:             r.GetReason(),
+		CapApplied:         r.GetCapApplied(),
+		CompactDisabled:    r.GetCompactDisabled(),
+		Notes:              r.GetNotes(),
+		Files:              r.GetFiles(),
+	}, nil
+}
+
+// BootBinding implements Harness.
+func (c *GRPCClient) BootBinding(ctx context.Context, sessionID string, ordinal int) (Binding, error) {
+	r, err := c.client.BootBinding(ctx, &harnesspb.BootBindingRequest{SessionId: sessionID, Ordinal: int32(ordinal)})
+	if err != nil {
+		return Binding{}, err
+	}
+	return Binding{WindowID: r.GetWindowId(), ResetTool: r.GetResetTool()}, nil
+}
+
+// grpcServer is the plugin-side shim: it serves harnesspb by calling impl.
+type grpcServer struct {
+	harnesspb.UnimplementedHarnessServer
+	impl Harness
+}
+
+func (s *grpcServer) Describe(ctx context.Context, _ *harnesspb.DescribeRequest) (*harnesspb.DescribeResponse, error) {
+	d, err := s.impl.Describe(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r := &harnesspb.DescribeResponse{
+		Name:          d.Name,
+		PluginVersion: d.PluginVersion,
+		Capabilities:  d.Capabilities,
+		DefaultRoots:  d.DefaultRoots,
+	}
+	for _, v := range d.ContractVersions {
+		r.ContractVersions = append(r.ContractVersions, int32(v))
+	}
+	return r, nil
+}
+
+func (s *grpcServer) ListSessions(req *harnesspb.ListSessionsRequest, stream harnesspb.Harness_ListSessionsServer) error {
+	return s.impl.ListSessions(stream.Context(), req.GetRoots(), func(sess history.Session) error {
+		return stream.Send(sessionToPB(sess))
+	})
+}
+
+func (s *grpcServer) Decode(req *harnesspb.DecodeRequest, stream harnesspb.Harness_DecodeServer) error {
+	frame := &harnesspb.DecodeFrame{}
+	size := 0
+	flush := func() error {
+		if len(frame.Events) == 0 {
+			return nil
+		}
+		err := stream.Send(frame)
+		frame, size = &harnesspb.DecodeFrame{}, 0
+		return err
+	}
+	sum, err := s.impl.Decode(stream.Context(), DecodeRequest{
+		Session: sessionFromPB(req.GetSession()),
+		Head:    req.GetHead(),
+		Roots:   req.GetRoots(),
+	}, func(ev history.Event) error {
+		frame.Events = append(frame.Events, eventToPB(ev))
+		size += len(ev.Text)
+		if len(frame.Events) >= eventBatch || size >= maxFrameBytes {
+			return flush()
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	frame.Summary = summaryToPB(sum)
+	return stream.Send(frame)
+}
+
+func (s *grpcServer) Thresholds(ctx context.Context, r *harnesspb.ThresholdsRequest) (*harnesspb.ThresholdsResponse, error) {
+	p, err := s.impl.Thresholds(ctx, reset.ThresholdInput{
+		Model:       r.GetModel(),
+		ModelWindow: r.GetModelWindow(),
+		Settings:    r.GetSettingsJson(),
+		Env:         r.GetEnv(),
+		Usage:       r.GetUsageJson(),
+		Cwd:         r.GetCwd(),
+		Home:        r.GetHome(),
+		Overrides:   r.GetOverrides(),
+		Cap:         r.GetCap(),
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &harnesspb.ThresholdsResponse{
+		Resolved:           p.Resolved,
+		Tokens:             p.Tokens,
+		Window:             p.Window,
+		Source:             p.Source,
+		AutoCompactEnabled: p.AutoCompactEnabled,
+		Reason:             p.Reason,
+		CapApplied:         p.CapApplied,
+		CompactDisabled:    p.CompactDisabled,
+		Notes:              p.Notes,
+		Files:              p.Files,
+	}, nil
+}
+
+func (s *grpcServer) BootBinding(ctx context.Context, r *harnesspb.BootBindingRequest) (*harnesspb.BootBindingResponse, error) {
+	b, err := s.impl.BootBinding(ctx, r.GetSessionId(), int(r.GetOrdinal()))
+	if err != nil {
+		return nil, err
+	}
+	return &harnesspb.BootBindingResponse{WindowId: b.WindowID, ResetTool: b.ResetTool}, nil
+}
+
+func unixNano(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixNano()
+}
+
+func fromUnixNano(n int64) time.Time {
+	if n == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, n).UTC()
+}
+
+func sessionToPB(s history.Session) *harnesspb.SessionInfo {
+	return &harnesspb.SessionInfo{
+		Harness: s.Harness, Id: s.ID, Path: s.Path, Cwd: s.Cwd, Title: s.Title,
+		StartedUnixNano: unixNano(s.Started), UpdatedUnixNano: unixNano(s.Updated), Size: s.Size,
+	}
+}
+
+func sessionFromPB(s *harnesspb.SessionInfo) history.Session {
+	return history.Session{
+		Harness: s.GetHarness(), ID: s.GetId(), Path: s.GetPath(), Cwd: s.GetCwd(), Title: s.GetTitle(),
+		Started: fromUnixNano(s.GetStartedUnixNano()), Updated: fromUnixNano(s.GetUpdatedUnixNano()), Size: s.GetSize(),
+	}
+}
+
+func eventToPB(e history.Event) *harnesspb.Event {
+	return &harnesspb.Event{
+		Seq: e.Seq, Window: e.Window, Kind: string(e.Kind), Role: string(e.Role), Text: e.Text,
+		ToolName: e.ToolName, ToolId: e.ToolID, PairSeq: e.PairSeq, TimeUnixNano: unixNano(e.Time), Line: int32(e.Line),
+	}
+}
+
+func eventFromPB(e *harnesspb.Event) history.Event {
+	return history.Event{
+		Seq: e.GetSeq(), Window: e.GetWindow(), Kind: history.Kind(e.GetKind()), Role: history.Role(e.GetRole()),
+		Text: e.GetText(), ToolName: e.GetToolName(), ToolID: e.GetToolId(), PairSeq: e.GetPairSeq(),
+		Time: fromUnixNano(e.GetTimeUnixNano()), Line: int(e.GetLine()),
+	}
+}
+
+func summaryToPB(s history.Summary) *harnesspb.Summary {
+	r := &harnesspb.Summary{
+		Windows: s.Windows, HeadWindow: s.HeadWindow, HeadKnown: s.HeadKnown, HeadOrdinal: int32(s.HeadOrdinal),
+	}
+	for _, n := range s.Notes {
+		r.Notes = append(r.Notes, &harnesspb.ProjectionNote{Kind: string(n.Kind), Message: n.Message, Line: int32(n.Line), Ref: n.Ref})
+	}
+	return r
+}
+
+func summaryFromPB(s *harnesspb.Summary) history.Summary {
+	r := history.Summary{
+		Windows: s.GetWindows(), HeadWindow: s.GetHeadWindow(), HeadKnown: s.GetHeadKnown(), HeadOrdinal: int(s.GetHeadOrdinal()),
+	}
+	for _, n := range s.GetNotes() {
+		r.Notes = append(r.Notes, history.ProjectionNote{Kind: history.NoteKind(n.GetKind()), Message: n.GetMessage(), Line: int(n.GetLine()), Ref: n.GetRef()})
+	}
+	return r
+}
