@@ -1,0 +1,477 @@
+// Package pi is the Pi coding agent's side of notesoup's cross-harness
+// history: it finds Pi session files and decodes them into the harness-neutral
+// events of shared/history.
+package pi
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"hash/maphash"
+	"io"
+	"os"
+	"sort"
+	"strconv"
+
+	"github.com/notesoup/notesoup/shared/history"
+)
+
+// maxPairWalk bounds how far up the tree a tool result looks for the
+// assistant message that made its call. Pi chains results directly after
+// their assistant message (pi.md §3.3), so real walks are a few steps; the
+// bound keeps a hostile file from making pairing quadratic.
+const maxPairWalk = 4096
+
+// Decoder decodes Pi session files (versions 1 to 3). The zero value is
+// ready to use and safe for concurrent use.
+type Decoder struct{}
+
+var _ history.Decoder = Decoder{}
+
+// Decode reads the session file at sess.Path in two streaming passes and
+// emits the events of the active branch in seq order. The first pass indexes
+// the tree (ids, links, addresses, tool pairing) without keeping any text; the
+// second re-reads the same committed bytes and emits the selected entries, so
+// memory grows with the number of entries, not with the size of the file.
+func (Decoder) Decode(sess history.Session, opts history.DecodeOptions, emit history.EmitFunc) (history.Summary, error) {
+	f, err := os.Open(sess.Path)
+	if err != nil {
+		return history.Summary{}, fmt.Errorf("pi history: open session file: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return history.Summary{}, fmt.Errorf("pi history: stat session file: %w", err)
+	}
+	return decode(f, fi.Size(), sess.Path, opts, emit)
+}
+
+// Parent link states of a node.
+const (
+	parentRoot    = -1 // parentId null: a root of the tree
+	parentMissing = -2 // parentId names an entry the file does not hold
+)
+
+// node is the in-memory tree metadata of one entry: no text.
+type node struct {
+	id       string
+	parentID string // until links are resolved
+	parent   int32  // index of the parent node, parentRoot or parentMissing
+	line     int32
+	hash     uint64 // of the line, to recognise repeats and detect rewrites
+	seq      int64  // first address, 0 when the entry allocates none
+	nseq     int32  // addresses allocated: message + one per tool call
+	kind     entryKind
+	ord      int32 // window ordinal; -1 while unresolved or unknown
+	seg      int32 // index into index.missing for unknown segments, -1 if known
+	state    uint8 // link resolution: 0 new, 1 on the walk, 2 done
+	onPath   bool
+}
+
+// callRef locates a toolCall block: the assistant node and its position.
+type callRef struct {
+	node int32
+	pos  int32
+}
+
+// resultRef is a tool result waiting to be paired after indexing.
+type resultRef struct {
+	node   int32
+	callID string
+}
+
+// index is everything the first pass learns.
+type index struct {
+	path      string
+	sessionID string
+	version   int
+	nodes     []node
+	byID      map[string]int32
+	calls     map[string][]callRef
+	results   []resultRef
+	pairs     map[int64]int64 // seq -> paired seq, both directions
+	missing   []string        // parent ids that are not in the file
+	committed int64           // bytes of committed lines the index covers
+	seed      maphash.Seed
+}
+
+func (ix *index) refuse(line int, format string, args ...any) error {
+	return &RefusalError{Path: ix.path, Line: line, Reason: fmt.Sprintf(format, args...)}
+}
+
+// decode runs both passes over r.
+func decode(r io.ReaderAt, size int64, path string, opts history.DecodeOptions, emit history.EmitFunc) (history.Summary, error) {
+	ix, err := buildIndex(r, size, path)
+	if err != nil {
+		return refusalSummary(err), err
+	}
+	head, err := ix.resolve(opts.Head)
+	if err != nil {
+		return refusalSummary(err), err
+	}
+	sum := ix.summary(head)
+	if err := ix.emit(r, emit); err != nil {
+		var re *RefusalError
+		if errors.As(err, &re) {
+			sum.Notes = append(sum.Notes, refusalSummary(err).Notes...)
+		}
+		return sum, err
+	}
+	return sum, nil
+}
+
+// refusalSummary reports a refusal as a projection note too, so a caller
+// that only renders notes still says why nothing is shown.
+func refusalSummary(err error) history.Summary {
+	var re *RefusalError
+	if !errors.As(err, &re) {
+		return history.Summary{}
+	}
+	return history.Summary{Notes: []history.ProjectionNote{{Kind: history.NoteRefusal, Message: re.Error(), Line: re.Line}}}
+}
+
+// buildIndex is the first pass: validate every committed line, allocate
+// addresses in append order and record the tree links.
+func buildIndex(r io.ReaderAt, size int64, path string) (*index, error) {
+	ix := &index{
+		path:  path,
+		byID:  make(map[string]int32),
+		calls: make(map[string][]callRef),
+		pairs: make(map[int64]int64),
+		seed:  maphash.MakeSeed(),
+	}
+	lr := newLineReader(io.NewSectionReader(r, 0, size))
+	first, terminated, err := lr.next()
+	if err == io.EOF || (err == nil && !terminated && len(bytes.TrimSpace(first)) == 0) {
+		return nil, ix.refuse(0, "the file is empty: Pi writes a session file with its header once the first reply exists; retry when it has one")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("pi history: read %s: %w", path, err)
+	}
+	id, version, _, herr := parseHeader(first)
+	if herr != nil {
+		if !terminated {
+			return nil, ix.refuse(1, "the session header is incomplete (a write in progress?); retry")
+		}
+		return nil, ix.refuse(1, "%v", herr)
+	}
+	ix.sessionID, ix.version = id, version
+	ix.committed = lr.off
+	var seq int64 = 1
+	prevV1 := "" // version 1: each entry's parent is the previous entry
+	for {
+		line, terminated, err := lr.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("pi history: read %s: %w", path, err)
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			ix.committed = lr.off
+			continue
+		}
+		e, perr := parseEntry(line, version, false)
+		if perr != nil {
+			if !terminated {
+				break // torn final line: a write in progress, not yet history
+			}
+			return nil, ix.refuse(lr.line, "%v", perr)
+		}
+		ix.committed = lr.off
+		if version == versionLinear {
+			if e.typ == "" || (e.kind == kindTreeOnly && !knownEntryTypes[e.typ]) {
+				continue
+			}
+			// The same migration pi applies (pi.md §3.5), with ids derived
+			// from the line so they are stable across reads.
+			e.id = "v1:" + strconv.Itoa(lr.line)
+			e.parentID, e.hasParent = prevV1, prevV1 != ""
+			prevV1 = e.id
+		}
+		if e.id == "" {
+			continue // an unknown record without an id: nothing links to it
+		}
+		h := maphash.Bytes(ix.seed, line)
+		if at, dup := ix.byID[e.id]; dup {
+			if ix.nodes[at].hash == h {
+				continue // a repeated record keeps its first address
+			}
+			return nil, ix.refuse(lr.line, "entry id %q conflicts with the different entry of the same id on line %d; the file has been edited or corrupted", e.id, ix.nodes[at].line)
+		}
+		if len(ix.nodes) >= 1<<31-1 || lr.line >= 1<<31-1 {
+			return nil, ix.refuse(lr.line, "too many entries for one session file")
+		}
+		n := node{id: e.id, parent: parentRoot, line: int32(lr.line), hash: h, kind: e.kind, ord: -1, seg: -1}
+		if e.hasParent {
+			n.parentID = e.parentID
+		}
+		at := int32(len(ix.nodes))
+		if e.kind != kindTreeOnly {
+			n.seq, n.nseq = seq, 1+int32(len(e.calls))
+			seq += int64(n.nseq)
+		}
+		for j, c := range e.calls {
+			ix.calls[c.id] = append(ix.calls[c.id], callRef{node: at, pos: int32(j)})
+		}
+		if e.kind == kindToolResult {
+			ix.results = append(ix.results, resultRef{node: at, callID: e.resultID})
+		}
+		ix.byID[e.id] = at
+		ix.nodes = append(ix.nodes, n)
+	}
+	return ix, nil
+}
+
+// resolve links parents (forward references included), refuses cycles,
+// assigns window ordinals, pairs tool results, selects the head and marks the
+// active path. It returns the head node, or -1 for a session with no entries.
+func (ix *index) resolve(headID string) (int32, error) {
+	missingAt := map[string]int32{}
+	for i := range ix.nodes {
+		n := &ix.nodes[i]
+		if n.parentID == "" {
+			continue
+		}
+		if p, ok := ix.byID[n.parentID]; ok {
+			n.parent = p
+		} else {
+			n.parent = parentMissing
+			m, ok := missingAt[n.parentID]
+			if !ok {
+				m = int32(len(ix.missing))
+				ix.missing = append(ix.missing, n.parentID)
+				missingAt[n.parentID] = m
+			}
+			n.seg = m
+		}
+		n.parentID = ""
+	}
+	var walk []int32
+	for i := range ix.nodes {
+		walk = walk[:0]
+		cur := int32(i)
+		for cur >= 0 && ix.nodes[cur].state != 2 {
+			if ix.nodes[cur].state == 1 {
+				return -1, ix.refuse(int(ix.nodes[cur].line), "entry %q is its own ancestor (a parentId cycle); the file is corrupted", ix.nodes[cur].id)
+			}
+			ix.nodes[cur].state = 1
+			walk = append(walk, cur)
+			cur = ix.nodes[cur].parent
+		}
+		for k := len(walk) - 1; k >= 0; k-- {
+			n := &ix.nodes[walk[k]]
+			step := int32(0)
+			if n.kind == kindCompaction {
+				step = 1 // a compaction opens the next window
+			}
+			switch {
+			case n.parent == parentRoot:
+				n.ord = step
+			case n.parent == parentMissing:
+				// seg already names the missing ancestor
+			default:
+				p := &ix.nodes[n.parent]
+				if p.seg >= 0 {
+					n.seg = p.seg
+				} else {
+					n.ord = p.ord + step
+				}
+			}
+			n.state = 2
+		}
+	}
+	ix.pair()
+	if len(ix.nodes) == 0 {
+		if headID != "" {
+			return -1, ix.refuse(0, "head entry %q is not in the file yet (the write may lag); retry", headID)
+		}
+		return -1, nil
+	}
+	head := int32(len(ix.nodes) - 1) // pi's active leaf on load: the last entry
+	if headID != "" {
+		h, ok := ix.byID[headID]
+		if !ok {
+			return -1, ix.refuse(0, "head entry %q is not in the file yet (the write may lag); retry", headID)
+		}
+		head = h
+	}
+	for cur := head; cur >= 0; cur = ix.nodes[cur].parent {
+		ix.nodes[cur].onPath = true
+	}
+	return head, nil
+}
+
+// pair links each tool result to the call it answers: the toolCall of the
+// same id in the nearest assistant message above it. A call answers once; a
+// second result for it stays unpaired.
+func (ix *index) pair() {
+	for _, r := range ix.results {
+		cur := ix.nodes[r.node].parent
+		for steps := 0; cur >= 0 && steps < maxPairWalk; steps++ {
+			n := &ix.nodes[cur]
+			if n.kind == kindAssistant {
+				for _, c := range ix.calls[r.callID] {
+					if c.node != cur {
+						continue
+					}
+					callSeq := n.seq + 1 + int64(c.pos)
+					if _, taken := ix.pairs[callSeq]; !taken {
+						resSeq := ix.nodes[r.node].seq
+						ix.pairs[callSeq], ix.pairs[resSeq] = resSeq, callSeq
+					}
+				}
+				break
+			}
+			if n.kind != kindTreeOnly && n.kind != kindToolResult {
+				break // a user turn or notice: the call is not above this result
+			}
+			cur = n.parent
+		}
+	}
+}
+
+// window names the window or unknown segment of a node.
+func (ix *index) window(n *node) string {
+	if n.seg >= 0 {
+		return history.HarnessPi + ":" + ix.sessionID + ":unknown:" + ix.missing[n.seg]
+	}
+	return history.HarnessPi + ":" + ix.sessionID + ":" + strconv.Itoa(int(n.ord))
+}
+
+// summary lists the windows evidenced on the active path (numbered ones by
+// ordinal, then unknown segments), the gap notes, and the head's window.
+func (ix *index) summary(head int32) history.Summary {
+	var sum history.Summary
+	if head < 0 {
+		sum.HeadWindow = history.HarnessPi + ":" + ix.sessionID + ":0"
+		sum.HeadKnown = true
+		sum.Windows = []string{sum.HeadWindow}
+		return sum
+	}
+	ords := map[int32]bool{}
+	segs := map[int32]bool{}
+	var segOrder []int32
+	for i := range ix.nodes {
+		n := &ix.nodes[i]
+		if !n.onPath || (n.nseq == 0 && int32(i) != head) {
+			continue
+		}
+		if n.seg >= 0 {
+			if !segs[n.seg] {
+				segs[n.seg] = true
+				segOrder = append(segOrder, n.seg)
+			}
+		} else {
+			ords[n.ord] = true
+		}
+		if n.parent == parentMissing {
+			sum.Notes = append(sum.Notes,
+				history.ProjectionNote{Kind: history.NoteGap, Line: int(n.line), Ref: ix.missing[n.seg],
+					Message: fmt.Sprintf("entry %q (line %d) names parent %q, which is not in %s: the history before it is missing", n.id, n.line, ix.missing[n.seg], ix.path)},
+				history.ProjectionNote{Kind: history.NoteUnknownSegment, Line: int(n.line), Ref: ix.window(n),
+					Message: fmt.Sprintf("events from line %d on have no path to the session's root, so their window ordinal is unknown", n.line)})
+		}
+	}
+	sorted := make([]int32, 0, len(ords))
+	for o := range ords {
+		sorted = append(sorted, o)
+	}
+	sort.Slice(sorted, func(a, b int) bool { return sorted[a] < sorted[b] })
+	for _, o := range sorted {
+		sum.Windows = append(sum.Windows, history.HarnessPi+":"+ix.sessionID+":"+strconv.Itoa(int(o)))
+	}
+	for _, s := range segOrder {
+		sum.Windows = append(sum.Windows, history.HarnessPi+":"+ix.sessionID+":unknown:"+ix.missing[s])
+	}
+	h := &ix.nodes[head]
+	sum.HeadWindow = ix.window(h)
+	sum.HeadKnown = h.seg < 0
+	if sum.HeadKnown {
+		sum.HeadOrdinal = int(h.ord)
+	}
+	return sum
+}
+
+// emit is the second pass: re-read the committed bytes and emit the entries
+// on the active path in file (= seq) order.
+func (ix *index) emit(r io.ReaderAt, emit history.EmitFunc) error {
+	lr := newLineReader(io.NewSectionReader(r, 0, ix.committed))
+	if _, _, err := lr.next(); err != nil { // the header
+		return ix.changed(1)
+	}
+	next := 0
+	windows := map[int32]string{}
+	for next < len(ix.nodes) {
+		line, _, err := lr.next()
+		if err == io.EOF {
+			return ix.changed(int(ix.nodes[next].line))
+		}
+		if err != nil {
+			return fmt.Errorf("pi history: read %s: %w", ix.path, err)
+		}
+		n := &ix.nodes[next]
+		if int(n.line) != lr.line {
+			continue // blank, ignored or repeated line
+		}
+		next++
+		if !n.onPath || n.nseq == 0 {
+			continue
+		}
+		if maphash.Bytes(ix.seed, line) != n.hash {
+			return ix.changed(lr.line)
+		}
+		e, err := parseEntry(line, ix.version, true)
+		if err != nil {
+			return ix.changed(lr.line)
+		}
+		win, ok := windows[n.ord]
+		if n.seg >= 0 || !ok {
+			win = ix.window(n)
+			if n.seg < 0 {
+				windows[n.ord] = win
+			}
+		}
+		if err := ix.emitEntry(n, &e, win, emit); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// changed refuses when the second pass does not see what the first indexed:
+// pi rewrites a file in place when it migrates an old version.
+func (ix *index) changed(line int) error {
+	return ix.refuse(line, "the file changed while it was being read (pi rewrites old-version files when it loads them); retry")
+}
+
+// emitEntry turns one selected entry into its events.
+func (ix *index) emitEntry(n *node, e *entry, win string, emit history.EmitFunc) error {
+	ev := history.Event{Seq: n.seq, Window: win, Text: e.text, Time: e.time, Line: int(n.line)}
+	switch n.kind {
+	case kindUser, kindBash:
+		ev.Kind, ev.Role = history.KindMessage, history.RoleUser
+	case kindAssistant:
+		ev.Kind, ev.Role = history.KindMessage, history.RoleAssistant
+	case kindToolResult:
+		ev.Kind, ev.Role = history.KindToolResult, history.RoleTool
+		ev.ToolID, ev.ToolName, ev.PairSeq = e.resultID, e.toolName, ix.pairs[n.seq]
+	case kindCustomMessage:
+		// Injected by an extension, not typed by the user.
+		ev.Kind, ev.Role = history.KindAttachment, history.RoleSystem
+	case kindCompaction, kindBranchSummary:
+		ev.Kind, ev.Role = history.KindNotice, history.RoleSystem
+	}
+	if err := emit(ev); err != nil {
+		return err
+	}
+	for j, c := range e.calls {
+		seq := n.seq + 1 + int64(j)
+		use := history.Event{Seq: seq, Window: win, Kind: history.KindToolUse, Role: history.RoleAssistant,
+			Text: c.args, ToolName: c.name, ToolID: c.id, PairSeq: ix.pairs[seq], Time: e.time, Line: int(n.line)}
+		if err := emit(use); err != nil {
+			return err
+		}
+	}
+	return nil
+}
