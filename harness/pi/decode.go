@@ -64,6 +64,7 @@ type node struct {
 	kind     entryKind
 	ord      int32 // window ordinal; -1 while unresolved or unknown
 	seg      int32 // index into index.missing for unknown segments, -1 if known
+	boot     int32 // ordinal named by a retained notesoup boot marker, -1 if none
 	state    uint8 // link resolution: 0 new, 1 on the walk, 2 done
 	onPath   bool
 }
@@ -202,7 +203,7 @@ func buildIndex(r io.ReaderAt, size int64, path string) (*index, error) {
 		if len(ix.nodes) >= 1<<31-1 || lr.line >= 1<<31-1 {
 			return nil, ix.refuse(lr.line, "too many entries for one session file")
 		}
-		n := node{id: e.id, parent: parentRoot, line: int32(lr.line), hash: h, kind: e.kind, ord: -1, seg: -1}
+		n := node{id: e.id, parent: parentRoot, line: int32(lr.line), hash: h, kind: e.kind, ord: -1, seg: -1, boot: bootOrdinal(line, &e, version)}
 		if e.hasParent {
 			n.parentID = e.parentID
 		}
@@ -266,6 +267,10 @@ func (ix *index) resolve(headID string) (int32, error) {
 				step = 1 // a compaction opens the next window
 			}
 			switch {
+			case n.boot >= 0:
+				// A retained boot names its window: it neither advances
+				// again nor inherits an unknown ancestry (it re-anchors).
+				n.ord, n.seg = n.boot, -1
 			case n.parent == parentRoot:
 				n.ord = step
 			case n.parent == parentMissing:
@@ -329,6 +334,31 @@ func (ix *index) pair() {
 			cur = n.parent
 		}
 	}
+}
+
+// bootOrdinal returns the ordinal a notesoup boot marker in this entry names,
+// or -1. Only text notesoup itself injects counts (compaction and branch
+// summaries, extension messages): a user quoting a marker moves nothing. The
+// marker's session id is not checked, because a cloned session keeps the
+// copied boot's ordinal under its own id.
+func bootOrdinal(line []byte, e *entry, version int) int32 {
+	switch e.kind {
+	case kindCompaction, kindBranchSummary, kindCustomMessage:
+	default:
+		return -1
+	}
+	if !bytes.Contains(line, []byte("notesoup-boot")) {
+		return -1
+	}
+	full, err := parseEntry(line, version, true)
+	if err != nil {
+		return -1
+	}
+	harness, _, ord, ok := history.ParseBootMarker(full.text)
+	if !ok || harness != history.HarnessPi || ord > 1<<30 {
+		return -1
+	}
+	return int32(ord)
 }
 
 // window names the window or unknown segment of a node.
@@ -455,7 +485,7 @@ func (ix *index) emitEntry(n *node, e *entry, win string, emit history.EmitFunc)
 		ev.Kind, ev.Role = history.KindMessage, history.RoleAssistant
 	case kindToolResult:
 		ev.Kind, ev.Role = history.KindToolResult, history.RoleTool
-		ev.ToolID, ev.ToolName, ev.PairSeq = e.resultID, e.toolName, ix.pairs[n.seq]
+		ev.ToolID, ev.ToolName, ev.PairSeq, ev.IsError = e.resultID, e.toolName, ix.pairs[n.seq], e.isError
 	case kindCustomMessage:
 		// Injected by an extension, not typed by the user.
 		ev.Kind, ev.Role = history.KindAttachment, history.RoleSystem
@@ -467,8 +497,8 @@ func (ix *index) emitEntry(n *node, e *entry, win string, emit history.EmitFunc)
 	}
 	for j, c := range e.calls {
 		seq := n.seq + 1 + int64(j)
-		use := history.Event{Seq: seq, Window: win, Kind: history.KindToolUse, Role: history.RoleAssistant,
-			Text: c.args, ToolName: c.name, ToolID: c.id, PairSeq: ix.pairs[seq], Time: e.time, Line: int(n.line)}
+		use := history.Event{Seq: seq, Window: win, Kind: history.KindToolUse, Role: history.RoleTool,
+			ToolInput: c.args, ToolName: c.name, ToolID: c.id, PairSeq: ix.pairs[seq], Time: e.time, Line: int(n.line)}
 		if err := emit(use); err != nil {
 			return err
 		}

@@ -66,6 +66,7 @@ type entry struct {
 	calls     []toolCall
 	resultID  string // toolResult: the toolCallId it answers
 	toolName  string // toolResult: the tool's name
+	isError   bool   // toolResult: recorded as an error
 }
 
 // header is line 1 of a session file.
@@ -121,7 +122,7 @@ type rawMessage struct {
 	ToolName   *string         `json:"toolName"`
 	Command    *string         `json:"command"`
 	Output     *string         `json:"output"`
-	Exclude    bool            `json:"excludeFromContext"`
+	IsError    bool            `json:"isError"`
 }
 
 // rawBlock is one content block. Thinking text and image data are not
@@ -285,7 +286,7 @@ func (e *entry) setMessage(m *rawMessage, line []byte, withText bool) error {
 		if err != nil {
 			return err
 		}
-		e.kind, e.text, e.resultID = kindToolResult, text, *m.ToolCallID
+		e.kind, e.text, e.resultID, e.isError = kindToolResult, text, *m.ToolCallID, m.IsError
 		if m.ToolName != nil {
 			e.toolName = *m.ToolName
 		}

@@ -20,6 +20,12 @@ func render(e history.Event) string {
 	if e.ToolID != "" || e.ToolName != "" {
 		s += fmt.Sprintf(" tool=%s#%s pair=%d", e.ToolName, e.ToolID, e.PairSeq)
 	}
+	if e.ToolInput != "" {
+		s += " input=" + e.ToolInput
+	}
+	if e.IsError {
+		s += " error"
+	}
 	return s
 }
 
@@ -57,14 +63,14 @@ func TestDecodeFiles(t *testing.T) {
 			want: []string{
 				`1 @4 pi:s1:0 message/user "Please read hello.txt"`,
 				`2 @5 pi:s1:0 message/assistant "Let me check."`,
-				`3 @5 pi:s1:0 tool_use/assistant "{\"path\":\"hello.txt\"}" tool=read#call_1 pair=5`,
-				`4 @5 pi:s1:0 tool_use/assistant "{\"command\":\"ls\"}" tool=bash#call_2 pair=6`,
+				`3 @5 pi:s1:0 tool_use/tool "" tool=read#call_1 pair=5 input={"path":"hello.txt"}`,
+				`4 @5 pi:s1:0 tool_use/tool "" tool=bash#call_2 pair=6 input={"command":"ls"}`,
 				`5 @6 pi:s1:0 tool_result/tool "Hello from the workspace." tool=read#call_1 pair=3`,
-				`6 @7 pi:s1:0 tool_result/tool "hello.txt" tool=bash#call_2 pair=4`,
+				`6 @7 pi:s1:0 tool_result/tool "hello.txt" tool=bash#call_2 pair=4 error`,
 				`7 @8 pi:s1:0 message/assistant ""`,
 				`8 @9 pi:s1:0 message/user "Thanks"`,
 				`9 @10 pi:s1:0 message/assistant ""`,
-				`10 @10 pi:s1:0 tool_use/assistant "{\"path\":\"x\"}" tool=read#call_3 pair=0`,
+				`10 @10 pi:s1:0 tool_use/tool "" tool=read#call_3 pair=0 input={"path":"x"}`,
 			},
 			windows: []string{"pi:s1:0"}, headWin: "pi:s1:0", known: true, ord: 0,
 		},
@@ -168,6 +174,24 @@ func TestDecodeFiles(t *testing.T) {
 				`4 @5 pi:s1:unknown:deadbeef message/user "head in unknown segment"`,
 			},
 			windows: []string{"pi:s1:unknown:deadbeef"}, headWin: "pi:s1:unknown:deadbeef", known: false,
+			notes: []history.NoteKind{history.NoteGap, history.NoteUnknownSegment},
+		},
+		{
+			// A retained boot re-anchors an unknown ancestry to the ordinal
+			// it names; a boot carried by a compaction names its window
+			// instead of advancing again (a clone's boot names the parent's
+			// session id); a user quoting a marker moves nothing.
+			file: "boot_marker.jsonl",
+			want: []string{
+				`1 @2 pi:s1:unknown:gone0001 message/user "in the dark"`,
+				`2 @3 pi:s1:unknown:gone0001 message/user "quoting <notesoup-boot window=\"pi:s1:9\"> moves nothing"`,
+				`3 @4 pi:s1:3 attachment/system "<notesoup-boot window=\"pi:s1:3\">\nnotes..."`,
+				`4 @5 pi:s1:3 message/user "anchored"`,
+				`5 @6 pi:s1:4 notice/system "plain compaction"`,
+				`6 @7 pi:s1:4 notice/system "<notesoup-boot window=\"pi:other:4\">\nreset boot"`,
+				`7 @8 pi:s1:4 message/user "after reset"`,
+			},
+			windows: []string{"pi:s1:3", "pi:s1:4", "pi:s1:unknown:gone0001"}, headWin: "pi:s1:4", known: true, ord: 4,
 			notes: []history.NoteKind{history.NoteGap, history.NoteUnknownSegment},
 		},
 	}
