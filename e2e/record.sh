@@ -1,0 +1,336 @@
+#!/usr/bin/env bash
+# record.sh — run the three real coding-agent CLIs headless against the
+# scripted model server (testkit/cmd/modelserver) and collect the session
+# files they write, as golden inputs for the decoders and e2e tests.
+#
+# Usage: e2e/record.sh OUTDIR [SCENARIO...]
+#   OUTDIR    receives OUTDIR/<harness>/<scenario>/<session files> and a
+#             generated OUTDIR/<harness>/README.md (commands per file).
+#             The repo's goldens: e2e/record.sh testdata/transcripts
+#   SCENARIO  harness/name, e.g. claude/tools; default: all (see -l).
+#   -l        list the scenarios and exit.
+#
+# Isolation: every scenario runs in a fresh workspace
+# $RECORD_ROOT/<harness>-<scenario>/ (default RECORD_ROOT=/tmp/notesoup-record)
+# with its own HOME, an environment emptied by `env -i`, fake credentials and
+# base URLs on 127.0.0.1. Nothing can reach a real model API. A fixed
+# workspace path keeps the paths inside the transcripts the same run to run.
+#
+# Needs: e2e/install.sh done (the CLIs in .tools/npm), go, git, jq.
+# Prints every command it runs to stderr; exits non-zero on the first failure
+# and leaves the workspace for inspection.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+scenarios_dir="$root/e2e/scenarios"
+tools="$root/.tools/npm/node_modules"
+CLAUDE="$tools/@anthropic-ai/claude-code-linux-x64/claude"
+PI="$tools/.bin/pi"
+CODEX="$tools/.bin/codex"
+RECORD_ROOT=${RECORD_ROOT:-/tmp/notesoup-record}
+# CLI_TIMEOUT bounds one CLI run. Agents retry a dead server for minutes;
+# a scripted run takes seconds, so anything longer is a failure.
+CLI_TIMEOUT=${CLI_TIMEOUT:-180}
+
+ALL_SCENARIOS=(
+	claude/tools claude/compact claude/autocompact claude/resume claude/fork
+	pi/tools pi/compact pi/resume pi/fork
+	codex/tools codex/compact codex/resume codex/fork codex/mcp
+)
+
+die() { echo "record.sh: $*" >&2; exit 1; }
+
+if [ "${1:-}" = "-l" ]; then printf '%s\n' "${ALL_SCENARIOS[@]}"; exit 0; fi
+[ $# -ge 1 ] || die "usage: e2e/record.sh OUTDIR [harness/scenario...]  (-l lists scenarios)"
+mkdir -p "$1"
+out=$(cd "$1" && pwd)
+shift
+selected=("$@")
+[ ${#selected[@]} -gt 0 ] || selected=("${ALL_SCENARIOS[@]}")
+for s in "${selected[@]}"; do
+	printf '%s\n' "${ALL_SCENARIOS[@]}" | grep -qx -- "$s" || die "unknown scenario '$s'; run e2e/record.sh -l for the list"
+done
+
+for t in "$CLAUDE" "$PI" "$CODEX"; do
+	[ -x "$t" ] || die "$t missing; run e2e/install.sh first"
+done
+for c in go git jq node; do command -v "$c" >/dev/null || die "$c not found on PATH"; done
+
+bin="$RECORD_ROOT/bin"
+mkdir -p "$bin"
+echo "+ go build -o $bin/ ./testkit/cmd/modelserver ./testkit/cmd/echomcp" >&2
+(cd "$root" && go build -o "$bin/" ./testkit/cmd/modelserver ./testkit/cmd/echomcp)
+
+# ---------------------------------------------------------------------------
+# Workspace, server and logging helpers. W is the current workspace.
+
+W=""
+server_pid=""
+URL=""
+cmdlog=""
+
+# setup HARNESS SCENARIO: fresh workspace with home/, work/ (a git repo with
+# one file), logs/.
+setup() {
+	W="$RECORD_ROOT/$1-$2"
+	rm -rf "$W"
+	mkdir -p "$W/home" "$W/work" "$W/logs" "$W/tmp"
+	chmod 700 "$W/tmp"
+	echo "buy milk" >"$W/work/notes.txt"
+	git -C "$W/work" init -q
+	cmdlog="$W/logs/commands.txt"
+	: >"$cmdlog"
+}
+
+# show ARGS...: print a command on stderr and in the scenario's command log,
+# with the workspace path written as $W.
+show() {
+	local line
+	line=$(printf '%q ' "$@")
+	line=${line% }
+	line=${line//"$W"/'$W'}
+	line=${line//"$root"/'$REPO'}
+	echo "+ $line" >&2
+	echo "$line" >>"$cmdlog"
+}
+
+# start_server SCRIPT: run the model server on a free port for this
+# scenario; sets URL.
+start_server() {
+	local script="$scenarios_dir/$1"
+	[ -f "$script" ] || die "scenario script $script missing"
+	rm -f "$W/url"
+	show "$bin/modelserver" -script "$script" -var "WORK=$W/work" -log "$W/logs/requests.jsonl" -url-file "$W/url"
+	"$bin/modelserver" -script "$script" -var "WORK=$W/work" -log "$W/logs/requests.jsonl" -url-file "$W/url" \
+		>"$W/logs/server.out" 2>"$W/logs/server.err" &
+	server_pid=$!
+	local i
+	for i in $(seq 100); do
+		[ -s "$W/url" ] && break
+		kill -0 "$server_pid" 2>/dev/null || { cat "$W/logs/server.err" >&2; die "model server exited at start"; }
+		sleep 0.1
+	done
+	[ -s "$W/url" ] || die "model server did not report its URL within 10s"
+	URL=$(cat "$W/url")
+	echo "  model server at $URL" >&2
+}
+
+# stop_server: stop the server; fail when it saw requests the script did not
+# cover (exit 3) — a recording that went off script is not a golden.
+stop_server() {
+	[ -n "$server_pid" ] || return 0
+	kill -TERM "$server_pid"
+	local rc=0
+	wait "$server_pid" || rc=$?
+	server_pid=""
+	if [ $rc -ne 0 ]; then
+		cat "$W/logs/server.err" >&2
+		die "model server exited $rc (3 = requests the script did not cover); see $W/logs/requests.jsonl"
+	fi
+}
+
+cleanup() {
+	if [ -n "$server_pid" ]; then kill -TERM "$server_pid" 2>/dev/null || true; fi
+}
+trap cleanup EXIT
+
+# isolated [VAR=value...] CMD ARGS...: run CMD with an emptied environment
+# (only what the CLIs need, a workspace HOME, UTC) plus the given VAR=value
+# pairs, bounded by CLI_TIMEOUT.
+isolated() {
+	local envs=()
+	while [ $# -gt 0 ] && [[ $1 =~ ^[A-Za-z_][A-Za-z0-9_]*= ]]; do
+		envs+=("$1")
+		shift
+	done
+	env -i PATH="/usr/local/bin:/usr/bin:/bin" HOME="$W/home" TMPDIR="$W/tmp" TZ=UTC LANG=C.UTF-8 \
+		SHELL=/bin/bash TERM=dumb NO_COLOR=1 "${envs[@]}" timeout "$CLI_TIMEOUT" "$@"
+}
+
+# run_cli LOGNAME ARGS...: show and run a CLI command in $W/work with the
+# isolated environment, stdout to logs/LOGNAME.out, stderr to .err, stdin
+# from /dev/null, bounded by CLI_TIMEOUT.
+run_cli() {
+	local name=$1
+	shift
+	show "$@"
+	local rc=0
+	(cd "$W/work" && isolated "$@" </dev/null >"$W/logs/$name.out" 2>"$W/logs/$name.err") || rc=$?
+	if [ $rc -ne 0 ]; then
+		tail -n 20 "$W/logs/$name.err" >&2
+		die "command failed with exit $rc (logs in $W/logs/$name.*)"
+	fi
+}
+
+# collect HARNESS SCENARIO FILE...: copy session files into the output and
+# save the scenario's command log beside them.
+collect() {
+	local h=$1 s=$2
+	shift 2
+	local dest="$out/$h/$s"
+	rm -rf "$dest"
+	mkdir -p "$dest"
+	local f
+	for f in "$@"; do
+		[ -s "$f" ] || die "expected session file $f is missing or empty"
+		# Credentials must never end up in a golden. The fake ones would be
+		# harmless, but finding them would mean the CLI stores keys in its
+		# transcripts, which the decoders must then know about.
+		if grep -q -e 'sk-fake' -e 'fake-key-literal' "$f"; then die "$f contains the fake credential"; fi
+		cp "$f" "$dest/"
+	done
+	cp "$cmdlog" "$dest/commands.txt"
+	echo "  collected $# file(s) into $dest" >&2
+}
+
+# ---------------------------------------------------------------------------
+# Claude Code. The transcript lives in ~/.claude/projects/<slug>/<id>.jsonl.
+# --tools and --system-prompt keep the recorded files small (the default
+# prompt and tool list add ~100 KB of snapshots per request).
+
+claude_env=()
+claude_setup() {
+	claude_env=(ANTHROPIC_API_KEY=sk-fake "ANTHROPIC_BASE_URL=$URL" IS_SANDBOX=1
+		CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 "CLAUDE_CODE_TMPDIR=$W/tmp" DISABLE_AUTOUPDATER=1)
+}
+claude_flags=(--output-format stream-json --verbose --dangerously-skip-permissions
+	--tools Bash,Read,Write --system-prompt 'You are a coding agent under test.')
+
+claude_project() { echo "$W/home/.claude/projects/$(echo "$W/work" | sed 's/[^A-Za-z0-9]/-/g')"; }
+
+# Fixed session ids make the file names stable across re-recordings.
+SID_TOOLS=0b5e8a61-7c1d-4f3e-9a2b-000000000001
+SID_COMPACT=0b5e8a61-7c1d-4f3e-9a2b-000000000002
+SID_AUTO=0b5e8a61-7c1d-4f3e-9a2b-000000000003
+SID_RESUME=0b5e8a61-7c1d-4f3e-9a2b-000000000004
+SID_FORK=0b5e8a61-7c1d-4f3e-9a2b-000000000005
+
+scenario_claude_tools() {
+	setup claude tools
+	start_server claude-tools.json
+	claude_setup
+	run_cli run1 "${claude_env[@]}" "$CLAUDE" -p 'Print a greeting, then list the directory and read notes.txt' \
+		--session-id "$SID_TOOLS" "${claude_flags[@]}"
+	stop_server
+	collect claude tools "$(claude_project)/$SID_TOOLS.jsonl"
+}
+
+# ---------------------------------------------------------------------------
+# Pi. Sessions live in ~/.pi/agent/sessions/--<cwd>--/<time>_<id>.jsonl; the
+# provider is a custom openai-completions one from models.json.
+
+pi_setup() { # CONTEXT_WINDOW
+	mkdir -p "$W/home/.pi/agent"
+	cat >"$W/home/.pi/agent/models.json" <<EOF
+{ "providers": { "fake": {
+    "baseUrl": "$URL/v1",
+    "api": "openai-completions",
+    "apiKey": "fake-key-literal",
+    "compat": { "supportsDeveloperRole": false, "supportsReasoningEffort": false },
+    "models": [ { "id": "fake-model", "name": "Fake Model", "reasoning": false, "input": ["text"],
+                  "contextWindow": ${1:-32000}, "maxTokens": 4096 } ] } } }
+EOF
+	show cat "$W/home/.pi/agent/models.json" "# provider fake -> $URL/v1, contextWindow ${1:-32000}"
+}
+pi_env=(PI_OFFLINE=1 PI_TELEMETRY=0)
+pi_flags=(-nc --provider fake --model fake-model)
+pi_sessions() { find "$W/home/.pi/agent/sessions" -name '*.jsonl' | sort; }
+
+scenario_pi_tools() {
+	setup pi tools
+	start_server pi-tools.json
+	pi_setup
+	run_cli run1 "${pi_env[@]}" "$PI" -p "${pi_flags[@]}" 'Read notes.txt, print a greeting and list the directory'
+	stop_server
+	# shellcheck disable=SC2046
+	collect pi tools $(pi_sessions)
+}
+
+# ---------------------------------------------------------------------------
+# Codex. Rollouts live in $CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl
+# (local time; TZ=UTC here). The provider is a custom Responses one.
+
+codex_setup() {
+	mkdir -p "$W/home/.codex"
+	cat >"$W/home/.codex/config.toml" <<EOF
+model = "fake-model"
+model_provider = "fake"
+
+[model_providers.fake]
+name = "Fake loopback"
+base_url = "$URL/v1"
+wire_api = "responses"
+env_key = "FAKE_API_KEY"
+EOF
+	show cat "$W/home/.codex/config.toml" "# provider fake -> $URL/v1"
+}
+codex_env() { echo "CODEX_HOME=$W/home/.codex" FAKE_API_KEY=sk-fake; }
+codex_sessions() { find "$W/home/.codex/sessions" -name 'rollout-*.jsonl' | sort; }
+
+scenario_codex_tools() {
+	setup codex tools
+	start_server codex-tools.json
+	codex_setup
+	# shellcheck disable=SC2046
+	run_cli run1 $(codex_env) "$CODEX" exec --skip-git-repo-check -C "$W/work" 'Print a greeting, read notes.txt and list the directory'
+	stop_server
+	# shellcheck disable=SC2046
+	collect codex tools $(codex_sessions)
+}
+
+# ---------------------------------------------------------------------------
+# README per harness: generated from the command logs of the scenarios
+# present in OUTDIR/<harness>/.
+
+write_readme() {
+	local h=$1 dir="$out/$1"
+	[ -d "$dir" ] || return 0
+	{
+		echo "# Recorded $h sessions"
+		echo
+		echo "Real session files written by the pinned CLI ($(pinned "$h")) running headless"
+		echo "against the scripted model server (testkit/cmd/modelserver) on 127.0.0.1, in an"
+		echo "isolated HOME. Generated by \`e2e/record.sh\`; do not edit by hand — re-record."
+		echo "\`\$W\` is the scenario workspace (\`$RECORD_ROOT/$h-<scenario>\`), \`\$REPO\` the repo root."
+		echo "The model's replies are the scenario scripts in \`e2e/scenarios/$h-<scenario>.json\`."
+		echo "Every CLI command below ran in \`\$W/work\` (a git repo holding \`notes.txt\`), stdin"
+		echo "\`/dev/null\`, under \`env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=\$W/home TMPDIR=\$W/tmp"
+		echo "TZ=UTC LANG=C.UTF-8 SHELL=/bin/bash TERM=dumb NO_COLOR=1\` plus the variables shown."
+		echo "The port in the URLs is whatever was free at the time."
+		local s
+		for s in "$dir"/*/; do
+			s=${s%/}
+			[ -f "$s/commands.txt" ] || continue
+			echo
+			echo "## $(basename "$s")"
+			echo
+			echo "Files:"
+			local f
+			for f in "$s"/*; do
+				case $(basename "$f") in commands.txt) continue ;; esac
+				echo "- \`$(basename "$f")\`"
+			done
+			echo
+			echo "Commands (in order):"
+			echo
+			echo '```sh'
+			cat "$s/commands.txt"
+			echo '```'
+		done
+	} >"$dir/README.md"
+}
+
+pinned() {
+	case $1 in
+	claude) echo "@anthropic-ai/claude-code 2.1.332" ;;
+	pi) echo "@mariozechner/pi-coding-agent 0.73.1" ;;
+	codex) echo "@openai/codex 0.171.0" ;;
+	esac
+}
+
+for s in "${selected[@]}"; do
+	echo "== $s" >&2
+	"scenario_${s//\//_}"
+done
+for h in claude pi codex; do write_readme "$h"; done
+echo "record.sh: recorded ${#selected[@]} scenario(s) into $out" >&2
