@@ -1,4 +1,17 @@
+// Package reset holds the one harness-neutral definition of when and how a
+// context window is reset: the budget policy (native point, hard and warning
+// points, the runtime cap), the budget warning and handoff texts, and the
+// reset flow's state machine with its per-session persisted state. Harness
+// plugins only supply their native auto-compaction point.
 package reset
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
 
 // ThresholdInput is everything a harness plugin may need to resolve its
 // native auto-compaction point. Fields a harness does not use are ignored.
@@ -13,6 +26,11 @@ type ThresholdInput struct {
 	Cwd         string            // project directory, for project-level settings files
 	Home        string            // the user's home (or HOME override), for user-level settings files
 	Overrides   []string          // harness CLI overrides, e.g. Codex "-c key=value" pairs and "--profile name"
+
+	// Cap is the runtime capacity ceiling (/notesoup cap) in tokens, 0 when
+	// none. Each harness clamps its effective window to it before deducting
+	// its own reserves, so the cap can only lower the native point.
+	Cap int64
 }
 
 // NativePoint is a harness's native auto-compaction point and where it came from.
@@ -27,4 +45,140 @@ type NativePoint struct {
 	// off; warnings still apply but automatic notesoup resets do not.
 	AutoCompactEnabled bool
 	Reason             string
+
+	// CapApplied is true when ThresholdInput.Cap lowered the point.
+	CapApplied bool
+	// CompactDisabled is true when the harness cannot compact at all
+	// (Claude's DISABLE_COMPACT): budget warnings and explicit resets are
+	// suppressed, not only automatic ones.
+	CompactDisabled bool
+	// Notes lists inputs that were present but ignored (wrong type, out of
+	// range, unreadable file), so a user can see why a setting had no effect.
+	Notes []string
+	// Files lists every settings file the harness consulted (present or
+	// not); a memoized point is reused only while none of them changed.
+	Files []string
+}
+
+// Percent returns the point as a percentage of its window, for callers that
+// can only measure context fill in percent (Claude's percent fallback).
+func (p NativePoint) Percent() float64 {
+	if p.Window <= 0 {
+		return 0
+	}
+	return 100 * float64(p.Tokens) / float64(p.Window)
+}
+
+// Unresolved builds the answer for a point no source could produce.
+func Unresolved(reason string, notes []string, files []string) NativePoint {
+	return NativePoint{Reason: reason, Notes: notes, Files: files}
+}
+
+// ClampWindow applies the runtime cap to an effective window: the smaller of
+// the two, or the window unchanged when cap is 0 (no cap).
+func ClampWindow(window, capTokens int64) (int64, bool) {
+	if capTokens > 0 && (window <= 0 || capTokens < window) {
+		return capTokens, true
+	}
+	return window, false
+}
+
+// ParseJSONObject decodes settings or usage JSON into a generic object. Empty
+// input is an empty object; anything but a JSON object is an error so the
+// caller can note it and fall through.
+func ParseJSONObject(data []byte) (map[string]any, error) {
+	if len(strings.TrimSpace(string(data))) == 0 {
+		return map[string]any{}, nil
+	}
+	var v any
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil {
+		return nil, fmt.Errorf("not valid JSON: %v", err)
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("not a JSON object")
+	}
+	return obj, nil
+}
+
+// Lookup walks nested objects by key; ok is false when any step is missing
+// or not an object.
+func Lookup(v any, path ...string) (any, bool) {
+	cur := v
+	for _, k := range path {
+		obj, ok := cur.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		cur, ok = obj[k]
+		if !ok {
+			return nil, false
+		}
+	}
+	return cur, true
+}
+
+// PositiveTokens type-checks an undocumented numeric field: it accepts a
+// finite JSON number (json.Number, float64 or an integer type) greater than
+// zero and returns it floored to whole tokens. Anything else is rejected so
+// the caller falls through to its next source.
+func PositiveTokens(v any) (int64, bool) {
+	f, ok := number(v)
+	if !ok || math.IsNaN(f) || math.IsInf(f, 0) || f < 1 || f > math.MaxInt64/2 {
+		return 0, false
+	}
+	return int64(math.Floor(f)), true
+}
+
+// NonNegativeTokens is PositiveTokens that also accepts zero.
+func NonNegativeTokens(v any) (int64, bool) {
+	f, ok := number(v)
+	if !ok || math.IsNaN(f) || math.IsInf(f, 0) || f < 0 || f > math.MaxInt64/2 {
+		return 0, false
+	}
+	return int64(math.Floor(f)), true
+}
+
+func number(v any) (float64, bool) {
+	switch n := v.(type) {
+	case json.Number:
+		f, err := n.Float64()
+		return f, err == nil
+	case float64:
+		return n, true
+	case int64:
+		return float64(n), true
+	case int:
+		return float64(n), true
+	}
+	return 0, false
+}
+
+// EnvTruthy reports whether an environment variable is set to a true value
+// the way Claude Code reads its boolean switches ("1", "true", "yes", "on",
+// case-insensitive).
+func EnvTruthy(env map[string]string, name string) bool {
+	switch strings.ToLower(strings.TrimSpace(env[name])) {
+	case "1", "true", "yes", "on":
+		return true
+	}
+	return false
+}
+
+// EnvPresent reports a presence-style switch (DISABLE_COMPACT,
+// NOTESOUP_DISABLED): set to any non-empty value.
+func EnvPresent(env map[string]string, name string) bool {
+	return env[name] != ""
+}
+
+// ParseTokenCount parses a whole positive token count from an environment
+// variable or flag value.
+func ParseTokenCount(s string) (int64, bool) {
+	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	if err != nil || n <= 0 {
+		return 0, false
+	}
+	return n, true
 }
