@@ -1,0 +1,706 @@
+// Package claude is the Claude Code harness: it decodes the JSONL
+// transcripts Claude Code persists under ~/.claude/projects into the
+// harness-neutral history model, and lists those sessions.
+package claude
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/notesoup/notesoup/shared/history"
+)
+
+// Decoder decodes Claude Code main-session transcripts. The zero value is
+// ready to use.
+//
+// Decoding takes two passes over the file: the first keeps only the graph
+// (uuids, links, line numbers, seqs: tens of bytes per row) and selects the
+// branch; the second streams the selected rows' text to the EmitFunc. Memory
+// is therefore bounded by the row count and the longest line, not by the
+// text in the file.
+type Decoder struct{}
+
+var _ history.Decoder = Decoder{}
+
+// Error is a refusal: the transcript cannot be projected as it is. Line is
+// 0 when the refusal concerns the file as a whole.
+type Error struct {
+	Path string
+	Line int
+	Msg  string
+	// Retry is true when the refusal may clear by itself (a head the host
+	// reported that is not on disk yet).
+	Retry bool
+}
+
+func (e *Error) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", e.Path, e.Msg)
+}
+
+const noNode = int32(-1)
+
+// node is one uuid the transcript mentions: a row that is present, or an
+// ancestor that some row names but the file lacks.
+type node struct {
+	uuid      string
+	present   bool
+	boundary  bool
+	attach    bool
+	parent    int32 // latest recorded parentUuid, noNode for null
+	logical   int32 // compact boundary's logicalParentUuid
+	presHead  int32 // compact boundary's preserved segment
+	presTail  int32
+	boot      int32 // ordinal named by a retained notesoup boot, -1 if none
+	firstLine int32 // line of the first occurrence (the one that allocated)
+	lastLine  int32 // line of the latest occurrence
+	nTools    int32
+	seq       int64
+	digest    uint64
+}
+
+// ord is a resolved window: a known ordinal, or the missing uuid that cut
+// the path to a root.
+type ord struct {
+	known   bool
+	n       int32
+	missing int32
+}
+
+type graph struct {
+	path    string
+	sid     string
+	nodes   []node
+	index   map[string]int32
+	tools   []toolRef // every tool block of every present row, seq order
+	nextSeq int64
+	size    int64 // bytes of complete lines read in pass 1
+	lines   int   // lines read in pass 1 (including a tolerated final line)
+	lastOK  bool  // the final unterminated line was a complete record
+}
+
+type toolRef struct {
+	node int32
+	seq  int64
+	use  bool
+	id   string
+}
+
+func (g *graph) id(uuid string) int32 {
+	if i, ok := g.index[uuid]; ok {
+		return i
+	}
+	i := int32(len(g.nodes))
+	g.nodes = append(g.nodes, node{uuid: uuid, parent: noNode, logical: noNode, presHead: noNode, presTail: noNode, boot: -1})
+	g.index[uuid] = i
+	return i
+}
+
+func (g *graph) refuse(line int, format string, args ...any) error {
+	return &Error{Path: g.path, Line: line, Msg: fmt.Sprintf(format, args...)}
+}
+
+// sessionID is the id windows are named after: the session's own (a fork
+// uses its new id), else the file name.
+func sessionID(sess history.Session) string {
+	if sess.ID != "" {
+		return sess.ID
+	}
+	return strings.TrimSuffix(filepath.Base(sess.Path), ".jsonl")
+}
+
+// bootProbe is the cheap byte test before a row is parsed for a boot marker.
+var bootProbe = []byte("notesoup-boot")
+
+// readGraph is the first pass.
+func readGraph(path, sid string) (*graph, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("claude transcript: %w", err)
+	}
+	defer f.Close()
+	g := &graph{path: path, sid: sid, index: make(map[string]int32), nextSeq: 1}
+	lr := newLineReader(f, path)
+	for {
+		line, terminated, err := lr.next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		g.lines = lr.line
+		if blank(line) {
+			continue
+		}
+		var rec metaRecord
+		if err := json.Unmarshal(line, &rec); err != nil {
+			var syn *json.SyntaxError
+			if errors.As(err, &syn) || rec.Type == "" {
+				if !terminated {
+					// A write in progress: tolerated, and not counted, so the
+					// second pass stops before it too.
+					g.lines = lr.line - 1
+					break
+				}
+				return nil, g.refuse(lr.line, "malformed JSONL line: %v", err)
+			}
+			if !isRowType(rec.Type) {
+				continue
+			}
+			return nil, g.refuse(lr.line, "invalid %s row: %v", rec.Type, err)
+		}
+		if rec.Type == "" {
+			return nil, g.refuse(lr.line, "record without a string type")
+		}
+		if !terminated {
+			g.lastOK = true
+		}
+		if !isRowType(rec.Type) {
+			continue
+		}
+		if err := g.addRow(&rec, line, lr.line); err != nil {
+			return nil, err
+		}
+	}
+	g.size = lr.consumed
+	return g, nil
+}
+
+func (g *graph) addRow(rec *metaRecord, raw []byte, line int) error {
+	if p := rec.schemaProblem(); p != "" {
+		return g.refuse(line, "invalid %s row: %s", rec.Type, p)
+	}
+	if rec.IsSidechain {
+		return g.refuse(line, "sidechain row in a main transcript (subagent rows live in subagents/agent-*.jsonl)")
+	}
+	if rec.SessionID != nil && *rec.SessionID != g.sid {
+		return g.refuse(line, "row of session %q in the transcript of session %q", *rec.SessionID, g.sid)
+	}
+	i := g.id(*rec.UUID)
+	parent := noNode
+	if rec.ParentUUID != nil && *rec.ParentUUID != "" {
+		if *rec.ParentUUID == *rec.UUID {
+			return g.refuse(line, "row %s is its own parent (a cycle)", *rec.UUID)
+		}
+		parent = g.id(*rec.ParentUUID)
+	}
+	n := &g.nodes[i]
+	dg := rec.digest()
+	if n.present {
+		if n.digest != dg {
+			return g.refuse(line, "row %s repeats line %d with different content (conflicting duplicate)", n.uuid, n.firstLine)
+		}
+		// A repeat keeps its address; only its latest link counts.
+		n.parent = parent
+		n.lastLine = int32(line)
+		return nil
+	}
+	n.present = true
+	n.digest = dg
+	n.parent = parent
+	n.firstLine, n.lastLine = int32(line), int32(line)
+	n.attach = rec.Type == typeAttachment
+	n.seq = g.nextSeq
+	g.nextSeq++
+	if rec.Message != nil {
+		for _, t := range rec.Message.Content.tools {
+			g.tools = append(g.tools, toolRef{node: i, seq: g.nextSeq, use: t.use, id: t.id})
+			g.nextSeq++
+			n.nTools++
+		}
+	}
+	if rec.Type == typeSystem && rec.Subtype == subtypeCompactBoundary {
+		n.boundary = true
+		if rec.LogicalParentUUID != nil && *rec.LogicalParentUUID != "" {
+			lp := g.id(*rec.LogicalParentUUID)
+			g.nodes[i].logical = lp
+		}
+		if rec.CompactMetadata != nil && rec.CompactMetadata.PreservedSegment != nil {
+			ps := rec.CompactMetadata.PreservedSegment
+			if ps.HeadUUID != "" && ps.TailUUID != "" {
+				h, t := g.id(ps.HeadUUID), g.id(ps.TailUUID)
+				g.nodes[i].presHead, g.nodes[i].presTail = h, t
+			}
+		}
+	}
+	if (rec.Type == typeUser || rec.Type == typeAttachment) && bytes.Contains(raw, bootProbe) {
+		text, err := rowText(raw)
+		if err != nil {
+			return g.refuse(line, "invalid %s row: %v", rec.Type, err)
+		}
+		if _, _, o, ok := history.ParseBootMarker(text); ok {
+			g.nodes[i].boot = int32(o)
+		}
+	}
+	return nil
+}
+
+// rowText is the visible text of a user or attachment row.
+func rowText(raw []byte) (string, error) {
+	var fr fullRecord
+	if err := json.Unmarshal(raw, &fr); err != nil {
+		return "", err
+	}
+	if fr.Type == typeAttachment {
+		return renderedText(fr.Rendered)
+	}
+	if fr.Message == nil {
+		return "", nil
+	}
+	t, _, err := contentText(fr.Message.Content)
+	return t, err
+}
+
+// projection is the result of selecting a branch on a graph.
+type projection struct {
+	selected []bool
+	ords     []ord
+	head     int32
+	gaps     []gap // in first-seen order
+	pairs    map[int64]int64
+}
+
+type gap struct {
+	missing int32
+	line    int32 // the row that needed it
+}
+
+// selectHead picks the head: the one the host reported, or offline the last
+// non-attachment leaf in transcript order, else the last leaf.
+func (g *graph) selectHead(want string) (int32, error) {
+	if want != "" {
+		i, ok := g.index[want]
+		if !ok || !g.nodes[i].present {
+			return 0, &Error{Path: g.path, Msg: fmt.Sprintf("the live head %s is not on disk yet (Claude may still be writing it); retry shortly", want), Retry: true}
+		}
+		return i, nil
+	}
+	hasChild := make([]bool, len(g.nodes))
+	for _, n := range g.nodes {
+		if !n.present {
+			continue
+		}
+		if n.parent != noNode {
+			hasChild[n.parent] = true
+		}
+		if n.logical != noNode {
+			hasChild[n.logical] = true
+		}
+	}
+	best, bestAttach := noNode, noNode
+	for i, n := range g.nodes {
+		if !n.present || hasChild[i] {
+			continue
+		}
+		if n.attach {
+			if bestAttach == noNode || n.lastLine > g.nodes[bestAttach].lastLine {
+				bestAttach = int32(i)
+			}
+			continue
+		}
+		if best == noNode || n.lastLine > g.nodes[best].lastLine {
+			best = int32(i)
+		}
+	}
+	if best != noNode {
+		return best, nil
+	}
+	if bestAttach != noNode {
+		return bestAttach, nil
+	}
+	for _, n := range g.nodes {
+		if n.present {
+			return 0, &Error{Path: g.path, Msg: "no leaf row to select as the head (every row has a child: the links form a cycle)"}
+		}
+	}
+	return 0, &Error{Path: g.path, Msg: "no conversation rows: nothing to read yet"}
+}
+
+// project selects the active branch from head and resolves windows.
+func (g *graph) project(head int32) (*projection, error) {
+	p := &projection{selected: make([]bool, len(g.nodes)), head: head}
+	walkMark := make([]int32, len(g.nodes))
+	walk := int32(0)
+	gapSeen := map[int32]bool{}
+	addGap := func(missing, child int32) {
+		if !gapSeen[missing] {
+			gapSeen[missing] = true
+			p.gaps = append(p.gaps, gap{missing: missing, line: g.nodes[child].lastLine})
+		}
+	}
+	var starts []int32
+	var preserved [][2]int32
+	starts = append(starts, head)
+	// Walk a chain of latest parentUuid links; boundaries queue their
+	// logical parents and preserved segments.
+	for len(starts) > 0 || len(preserved) > 0 {
+		if len(starts) == 0 {
+			seg := preserved[0]
+			preserved = preserved[1:]
+			walk++
+			for n := seg[1]; n != noNode && g.nodes[n].present && !p.selected[n]; n = g.nodes[n].parent {
+				if walkMark[n] == walk {
+					return nil, g.refuse(int(g.nodes[n].lastLine), "parentUuid links form a cycle through %s", g.nodes[n].uuid)
+				}
+				walkMark[n] = walk
+				p.selected[n] = true
+				if n == seg[0] {
+					break
+				}
+			}
+			continue
+		}
+		n := starts[len(starts)-1]
+		starts = starts[:len(starts)-1]
+		walk++
+		child := noNode
+		for n != noNode {
+			if !g.nodes[n].present {
+				if child != noNode {
+					addGap(n, child)
+				}
+				break
+			}
+			if walkMark[n] == walk {
+				return nil, g.refuse(int(g.nodes[n].lastLine), "parentUuid links form a cycle through %s", g.nodes[n].uuid)
+			}
+			if p.selected[n] {
+				break
+			}
+			walkMark[n] = walk
+			p.selected[n] = true
+			if g.nodes[n].boundary {
+				if l := g.nodes[n].logical; l != noNode {
+					if g.nodes[l].present {
+						starts = append(starts, l)
+					} else {
+						addGap(l, n)
+					}
+				}
+				if g.nodes[n].presTail != noNode {
+					// Never-persisted preservation uuids are skipped silently.
+					if g.nodes[g.nodes[n].presTail].present {
+						preserved = append(preserved, [2]int32{g.nodes[n].presHead, g.nodes[n].presTail})
+					}
+				}
+			}
+			child = n
+			n = g.nodes[n].parent
+		}
+	}
+	if err := g.resolveOrdinals(p); err != nil {
+		return nil, err
+	}
+	g.pair(p)
+	return p, nil
+}
+
+// dependency is the node whose window decides n's: the logical parent of a
+// boundary, the parent of anything else. ok is false at a root.
+func (g *graph) dependency(n int32) (int32, bool) {
+	nd := &g.nodes[n]
+	if nd.boot >= 0 {
+		return noNode, false
+	}
+	if nd.boundary {
+		return nd.logical, nd.logical != noNode
+	}
+	return nd.parent, nd.parent != noNode
+}
+
+func (g *graph) resolveOrdinals(p *projection) error {
+	const (
+		unvisited = 0
+		visiting  = 1
+		done      = 2
+	)
+	state := make([]uint8, len(g.nodes))
+	p.ords = make([]ord, len(g.nodes))
+	compute := func(n int32) {
+		nd := &g.nodes[n]
+		if nd.boot >= 0 {
+			p.ords[n] = ord{known: true, n: nd.boot}
+			return
+		}
+		dep, ok := g.dependency(n)
+		var base ord
+		switch {
+		case !ok:
+			// A true root opens window 0; a boundary with no logical parent
+			// opens the window after an empty one.
+			base = ord{known: true, n: 0}
+			if nd.boundary {
+				base.n = 1
+			}
+			p.ords[n] = base
+			return
+		case !g.nodes[dep].present:
+			p.ords[n] = ord{missing: dep}
+			return
+		default:
+			base = p.ords[dep]
+		}
+		if nd.boundary && base.known {
+			base.n++
+		}
+		p.ords[n] = base
+	}
+	var stack []int32
+	for i := range g.nodes {
+		if !p.selected[i] || state[i] == done {
+			continue
+		}
+		stack = append(stack[:0], int32(i))
+		state[i] = visiting
+		for len(stack) > 0 {
+			x := stack[len(stack)-1]
+			dep, ok := g.dependency(x)
+			if ok && g.nodes[dep].present && state[dep] != done {
+				if state[dep] == visiting {
+					return g.refuse(int(g.nodes[dep].lastLine), "parent links form a cycle through %s", g.nodes[dep].uuid)
+				}
+				state[dep] = visiting
+				stack = append(stack, dep)
+				continue
+			}
+			compute(x)
+			state[x] = done
+			stack = stack[:len(stack)-1]
+		}
+	}
+	return nil
+}
+
+// pair links tool results to calls by tool id over seq order, among the
+// selected rows only: a pending call stays unpaired.
+func (g *graph) pair(p *projection) {
+	p.pairs = make(map[int64]int64)
+	open := make(map[string]int64)
+	for _, t := range g.tools {
+		if !p.selected[t.node] {
+			continue
+		}
+		if t.use {
+			open[t.id] = t.seq
+			continue
+		}
+		if call, ok := open[t.id]; ok {
+			p.pairs[call] = t.seq
+			p.pairs[t.seq] = call
+			delete(open, t.id)
+		}
+	}
+}
+
+func (g *graph) window(o ord) string {
+	if o.known {
+		return history.HarnessClaude + ":" + g.sid + ":" + strconv.Itoa(int(o.n))
+	}
+	return history.HarnessClaude + ":" + g.sid + ":unknown:" + g.nodes[o.missing].uuid
+}
+
+func (g *graph) summary(p *projection) history.Summary {
+	var s history.Summary
+	known := map[int32]bool{}
+	var unknown []int32
+	seenUnknown := map[int32]bool{}
+	// Walk selected rows in seq order so unknown segments appear in the
+	// order their first event has.
+	order := g.selectedBySeq(p)
+	for _, i := range order {
+		o := p.ords[i]
+		if o.known {
+			known[o.n] = true
+		} else if !seenUnknown[o.missing] {
+			seenUnknown[o.missing] = true
+			unknown = append(unknown, o.missing)
+		}
+	}
+	ks := make([]int, 0, len(known))
+	for k := range known {
+		ks = append(ks, int(k))
+	}
+	sort.Ints(ks)
+	for _, k := range ks {
+		s.Windows = append(s.Windows, g.window(ord{known: true, n: int32(k)}))
+	}
+	for _, m := range unknown {
+		w := g.window(ord{missing: m})
+		s.Windows = append(s.Windows, w)
+		s.Notes = append(s.Notes, history.ProjectionNote{Kind: history.NoteUnknownSegment, Ref: w,
+			Message: "events without a path to a root or retained boot; their window ordinal is unknown"})
+	}
+	for _, gp := range p.gaps {
+		s.Notes = append(s.Notes, history.ProjectionNote{Kind: history.NoteGap, Line: int(gp.line), Ref: g.nodes[gp.missing].uuid,
+			Message: "ancestor " + g.nodes[gp.missing].uuid + " is not in the transcript"})
+	}
+	ho := p.ords[p.head]
+	s.HeadWindow = g.window(ho)
+	s.HeadKnown = ho.known
+	if ho.known {
+		s.HeadOrdinal = int(ho.n)
+	}
+	return s
+}
+
+func (g *graph) selectedBySeq(p *projection) []int32 {
+	var order []int32
+	for i := range g.nodes {
+		if p.selected[i] {
+			order = append(order, int32(i))
+		}
+	}
+	sort.Slice(order, func(a, b int) bool { return g.nodes[order[a]].seq < g.nodes[order[b]].seq })
+	return order
+}
+
+// Decode implements history.Decoder.
+func (Decoder) Decode(sess history.Session, opts history.DecodeOptions, emit history.EmitFunc) (history.Summary, error) {
+	sid := sessionID(sess)
+	g, err := readGraph(sess.Path, sid)
+	if err != nil {
+		return history.Summary{}, err
+	}
+	head, err := g.selectHead(opts.Head)
+	if err != nil {
+		return history.Summary{}, err
+	}
+	p, err := g.project(head)
+	if err != nil {
+		return history.Summary{}, err
+	}
+	sum := g.summary(p)
+	order := g.selectedBySeq(p)
+	// The graph's uuid index is no longer needed; let it go before the text
+	// pass allocates.
+	g.index = nil
+	return sum, g.emitText(p, order, emit)
+}
+
+// emitText is the second pass: it re-reads the bytes the first pass read
+// and emits the selected rows' events in seq order.
+func (g *graph) emitText(p *projection, order []int32, emit history.EmitFunc) error {
+	if len(order) == 0 {
+		return nil
+	}
+	f, err := os.Open(g.path)
+	if err != nil {
+		return fmt.Errorf("claude transcript: %w", err)
+	}
+	defer f.Close()
+	limit := g.size
+	if g.lastOK {
+		limit = -1 // the complete final line is read too
+	}
+	var r io.Reader = f
+	if limit >= 0 {
+		r = io.LimitReader(f, limit)
+	}
+	lr := newLineReader(r, g.path)
+	names := map[int64]string{} // open calls' tool names, for their results
+	k := 0
+	for k < len(order) {
+		line, _, err := lr.next()
+		if errors.Is(err, io.EOF) {
+			return g.refuse(0, "the transcript changed between passes (row %s at line %d is gone); retry", g.nodes[order[k]].uuid, g.nodes[order[k]].firstLine)
+		}
+		if err != nil {
+			return err
+		}
+		idx := order[k]
+		if lr.line != int(g.nodes[idx].firstLine) {
+			continue
+		}
+		k++
+		events, err := g.rowEvents(line, idx, p, names)
+		if err != nil {
+			return err
+		}
+		for _, ev := range events {
+			if err := emit(ev); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (g *graph) rowEvents(raw []byte, idx int32, p *projection, names map[int64]string) ([]history.Event, error) {
+	n := &g.nodes[idx]
+	line := int(n.firstLine)
+	var fr fullRecord
+	if err := json.Unmarshal(raw, &fr); err != nil {
+		return nil, g.refuse(line, "invalid %s row: %v", fr.Type, err)
+	}
+	if fr.UUID != n.uuid {
+		return nil, g.refuse(line, "the transcript changed between passes (expected row %s, found %q); retry", n.uuid, fr.UUID)
+	}
+	var t time.Time
+	if fr.Timestamp != "" {
+		t, _ = time.Parse(time.RFC3339Nano, fr.Timestamp)
+	}
+	w := g.window(p.ords[idx])
+	env := history.Event{Seq: n.seq, Window: w, Time: t, Line: line}
+	var blocks []fullBlock
+	var err error
+	switch fr.Type {
+	case typeUser, typeAssistant:
+		env.Kind, env.Role = history.KindMessage, history.Role(fr.Type)
+		if fr.IsCompactSummary {
+			env.Kind, env.Role = history.KindNotice, history.RoleSystem
+		}
+		if fr.Message != nil {
+			env.Text, blocks, err = contentText(fr.Message.Content)
+		}
+	case typeSystem:
+		env.Kind, env.Role = history.KindNotice, history.RoleSystem
+		env.Text, _, err = contentText(fr.Content)
+	case typeAttachment:
+		env.Kind, env.Role = history.KindAttachment, history.RoleSystem
+		if fr.RenderedRole == string(history.RoleUser) {
+			env.Role = history.RoleUser
+		}
+		env.Text, err = renderedText(fr.Rendered)
+	}
+	if err != nil {
+		return nil, g.refuse(line, "invalid %s row: %v", fr.Type, err)
+	}
+	events := []history.Event{env}
+	seq := n.seq
+	for _, b := range blocks {
+		switch b.Type {
+		case "tool_use":
+			seq++
+			names[seq] = b.Name
+			events = append(events, history.Event{Seq: seq, Window: w, Kind: history.KindToolUse, Role: history.RoleTool,
+				ToolName: b.Name, ToolID: b.ID, ToolInput: compactJSON(b.Input), PairSeq: p.pairs[seq], Time: t, Line: line})
+		case "tool_result":
+			seq++
+			text, _, err := contentText(b.Content)
+			if err != nil {
+				return nil, g.refuse(line, "invalid tool_result content: %v", err)
+			}
+			call := p.pairs[seq]
+			name := names[call]
+			delete(names, call)
+			events = append(events, history.Event{Seq: seq, Window: w, Kind: history.KindToolResult, Role: history.RoleTool,
+				ToolName: name, ToolID: b.ToolUseID, Text: text, IsError: b.IsError, PairSeq: call, Time: t, Line: line})
+		}
+	}
+	if seq != n.seq+int64(n.nTools) {
+		return nil, g.refuse(line, "the transcript changed between passes (row %s has a different number of tool blocks); retry", n.uuid)
+	}
+	return events, nil
+}

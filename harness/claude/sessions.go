@@ -1,0 +1,181 @@
+package claude
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/notesoup/notesoup/shared/history"
+)
+
+// Listing reads only the head and tail of each file: enough for the cwd, the
+// first prompt and the latest title, and cheap over thousands of sessions.
+const (
+	headScanBytes = 256 << 10
+	tailScanBytes = 64 << 10
+	// maxTitleRunes keeps a title to one short line.
+	maxTitleRunes = 120
+)
+
+// ListSessions lists the main transcripts under root
+// (<root>/<project slug>/<sessionId>.jsonl). Subagent files
+// (<sessionId>/subagents/...) are not sessions of their own. A missing root
+// lists nothing.
+func ListSessions(root string) ([]history.Session, error) {
+	projects, err := os.ReadDir(root)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("claude sessions root %s: %w", root, err)
+	}
+	var out []history.Session
+	var errs []error
+	for _, p := range projects {
+		if !p.IsDir() {
+			continue
+		}
+		dir := filepath.Join(root, p.Name())
+		files, err := os.ReadDir(dir)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		for _, f := range files {
+			if f.IsDir() || !strings.HasSuffix(f.Name(), ".jsonl") {
+				continue
+			}
+			s, err := SessionInfo(filepath.Join(dir, f.Name()))
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			out = append(out, s)
+		}
+	}
+	return out, errors.Join(errs...)
+}
+
+type infoRecord struct {
+	Type        string `json:"type"`
+	Cwd         string `json:"cwd"`
+	Timestamp   string `json:"timestamp"`
+	IsMeta      bool   `json:"isMeta"`
+	IsSidechain bool   `json:"isSidechain"`
+	CustomTitle string `json:"customTitle"`
+	AITitle     string `json:"aiTitle"`
+	Message     *struct {
+		Content json.RawMessage `json:"content"`
+	} `json:"message"`
+}
+
+// SessionInfo describes one transcript from its head and tail: id (the file
+// name), cwd, title (the latest custom or AI title, else the first typed
+// prompt), first and last record times, and size.
+func SessionInfo(path string) (history.Session, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return history.Session{}, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return history.Session{}, err
+	}
+	s := history.Session{Harness: history.HarnessClaude, ID: strings.TrimSuffix(filepath.Base(path), ".jsonl"),
+		Path: path, Size: st.Size(), Updated: st.ModTime().UTC()}
+	abs, err := filepath.Abs(path)
+	if err == nil {
+		s.Path = abs
+	}
+	var prompt, custom, ai string
+	var last time.Time
+	scan := func(r io.Reader, skipFirst bool) {
+		sc := bufio.NewScanner(r)
+		sc.Buffer(make([]byte, 64<<10), headScanBytes)
+		first := true
+		for sc.Scan() {
+			if first && skipFirst {
+				first = false // the tail starts mid-line
+				continue
+			}
+			first = false
+			var rec infoRecord
+			if json.Unmarshal(sc.Bytes(), &rec) != nil {
+				continue
+			}
+			if rec.Cwd != "" && s.Cwd == "" {
+				s.Cwd = rec.Cwd
+			}
+			if t, err := time.Parse(time.RFC3339Nano, rec.Timestamp); err == nil {
+				if s.Started.IsZero() {
+					s.Started = t.UTC()
+				}
+				if t.After(last) {
+					last = t.UTC()
+				}
+			}
+			switch rec.Type {
+			case "custom-title":
+				if rec.CustomTitle != "" {
+					custom = rec.CustomTitle // the last one wins
+				}
+			case "ai-title":
+				if rec.AITitle != "" {
+					ai = rec.AITitle
+				}
+			case typeUser:
+				if prompt == "" && !rec.IsMeta && !rec.IsSidechain && rec.Message != nil {
+					var text string
+					if json.Unmarshal(rec.Message.Content, &text) == nil && isTypedPrompt(text) {
+						prompt = text
+					}
+				}
+			}
+		}
+	}
+	scan(io.LimitReader(f, headScanBytes), false)
+	if st.Size() > headScanBytes {
+		off := st.Size() - tailScanBytes
+		if off < headScanBytes {
+			off = headScanBytes
+		}
+		if _, err := f.Seek(off, io.SeekStart); err == nil {
+			scan(f, true)
+		}
+	}
+	title := custom
+	for _, t := range []string{ai, prompt} {
+		if title == "" {
+			title = t
+		}
+	}
+	s.Title = shortTitle(title)
+	if !last.IsZero() {
+		s.Updated = last
+	}
+	return s, nil
+}
+
+// isTypedPrompt skips engine-made user rows (command echoes, caveats, task
+// notifications) that would make useless titles.
+func isTypedPrompt(text string) bool {
+	t := strings.TrimSpace(text)
+	return t != "" && !strings.HasPrefix(t, "<")
+}
+
+func shortTitle(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if len(r) > maxTitleRunes {
+		return string(r[:maxTitleRunes-1]) + "…"
+	}
+	return s
+}
