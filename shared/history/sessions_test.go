@@ -1,0 +1,133 @@
+package history
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+type fakeCatalog map[string][]Session
+
+func (f fakeCatalog) Sessions(h string) ([]Session, error) {
+	if h == "broken" {
+		return nil, errors.New("boom")
+	}
+	return f[h], nil
+}
+
+func catalogFixture() fakeCatalog {
+	at := func(m int) time.Time { return time.Date(2026, 3, 1, 10, m, 0, 0, time.UTC) }
+	return fakeCatalog{
+		HarnessClaude: {
+			{Harness: HarnessClaude, ID: "aaaa1111", Cwd: "/work/proj", Title: "fix the Parser", Updated: at(5)},
+			{Harness: HarnessClaude, ID: "aaaa2222", Cwd: "/work/proj/sub", Title: "write docs", Updated: at(1)},
+			{Harness: HarnessClaude, ID: "bbbb", Cwd: "/work/other", Title: "other", Updated: at(2)},
+		},
+		HarnessPi: {
+			{Harness: HarnessPi, ID: "bbbb0000", Cwd: "/work/proj", Title: "pi session", Updated: at(9)},
+		},
+		HarnessCodex: {
+			{Harness: HarnessCodex, ID: "cccc", Cwd: "/elsewhere", Title: "codex thread", Updated: at(3)},
+		},
+	}
+}
+
+func TestResolve(t *testing.T) {
+	cat := catalogFixture()
+	cur := &Session{Harness: HarnessClaude, ID: "live"}
+	tests := []struct {
+		sel     string
+		current *Session
+		want    string // harness:id, or "" for an error
+		errHas  []string
+	}{
+		{"", cur, "claude:live", nil},
+		{"current", cur, "claude:live", nil},
+		{"current", nil, "", []string{"no current session"}},
+		{"latest", nil, "pi:bbbb0000", nil},
+		{"claude:latest", nil, "claude:aaaa1111", nil},
+		{"codex:latest", nil, "codex:cccc", nil},
+		{"claude:aaaa2222", nil, "claude:aaaa2222", nil},
+		{"claude:aaaa2", nil, "claude:aaaa2222", nil},
+		{"cc", nil, "codex:cccc", nil},
+		{"bbbb", nil, "claude:bbbb", nil}, // exact id beats the longer pi id it prefixes
+		{"pi:bbbb", nil, "pi:bbbb0000", nil},
+		{"aaaa", nil, "", []string{"ambiguous", "claude:aaaa1111", "claude:aaaa2222"}},
+		{"zzz", nil, "", []string{"matches no session"}},
+		{"robot:abc", nil, "", []string{"unknown harness"}},
+		{"claude:", nil, "", []string{"missing id"}},
+		{"/home/me/.claude/projects/x/aaaa1111.jsonl", nil, "", []string{"looks like a path"}},
+		{"../aaaa1111", nil, "", []string{"looks like a path"}},
+		{"~/x", nil, "", []string{"looks like a path"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.sel, func(t *testing.T) {
+			s, err := Resolve(cat, tc.sel, tc.current)
+			if tc.want == "" {
+				if err == nil {
+					t.Fatalf("resolved to %s:%s, want an error", s.Harness, s.ID)
+				}
+				for _, h := range tc.errHas {
+					if !strings.Contains(err.Error(), h) {
+						t.Errorf("error %q lacks %q", err, h)
+					}
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := s.Harness + ":" + s.ID; got != tc.want {
+				t.Errorf("got %s, want %s", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestListSessions(t *testing.T) {
+	cat := catalogFixture()
+	tests := []struct {
+		q    SessionQuery
+		want string
+	}{
+		{SessionQuery{}, "pi:bbbb0000 claude:aaaa1111 codex:cccc claude:bbbb claude:aaaa2222"},
+		{SessionQuery{Cwd: "/work/proj"}, "pi:bbbb0000 claude:aaaa1111 claude:aaaa2222"},
+		{SessionQuery{Cwd: "/work/pro"}, ""},
+		{SessionQuery{Query: "PARSER"}, "claude:aaaa1111"},
+		{SessionQuery{Query: "/work/other"}, "claude:bbbb"},
+		{SessionQuery{Harness: HarnessClaude, Limit: 2}, "claude:aaaa1111 claude:bbbb"},
+	}
+	for _, tc := range tests {
+		ss, err := ListSessions(cat, tc.q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, s := range ss {
+			got = append(got, s.Harness+":"+s.ID)
+		}
+		if strings.Join(got, " ") != tc.want {
+			t.Errorf("%+v: got %v, want %s", tc.q, got, tc.want)
+		}
+	}
+	if _, err := ListSessions(cat, SessionQuery{Harness: "robot"}); err == nil {
+		t.Error("unknown harness accepted")
+	}
+}
+
+func TestListSessionsKeepsOtherHarnessesOnError(t *testing.T) {
+	cat := CatalogFunc(func(h string) ([]Session, error) {
+		if h == HarnessPi {
+			return nil, errors.New("pi root unreadable")
+		}
+		return catalogFixture()[h], nil
+	})
+	ss, err := ListSessions(cat, SessionQuery{})
+	if err == nil || !strings.Contains(err.Error(), "pi root unreadable") {
+		t.Errorf("error = %v", err)
+	}
+	if len(ss) != 4 {
+		t.Errorf("got %d sessions, want the 4 of claude and codex", len(ss))
+	}
+}
