@@ -1,0 +1,424 @@
+package codex
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/notesoup/notesoup/shared/history"
+)
+
+// recKind is what one rollout line contributes to the projection.
+type recKind uint8
+
+const (
+	recNone     recKind = iota // allocates nothing (metadata, reasoning, unknown)
+	recMessage                 // a user or assistant message
+	recToolUse                 // function_call, custom_tool_call, local_shell_call
+	recToolResult              // function_call_output, custom_tool_call_output
+	recCompacted               // a `compacted` record: opens the next window
+	recMarker                  // context_compacted / ContextCompaction event
+	recSessionMeta             // session_meta
+	recContext                 // harness context (developer, <environment_context>...)
+)
+
+// contextPrefixes start the user-role messages Codex writes itself: the
+// environment, AGENTS.md and skills, and a compaction summary handed to the
+// next window (codex.md §4.4, §6, §13). They are not the user's words.
+var contextPrefixes = []string{
+	"<environment_context>",
+	"# AGENTS.md instructions",
+	"<user_instructions>",
+	"<skills_instructions>",
+	"Another language model started to solve this problem",
+}
+
+// record is one decoded rollout line.
+type record struct {
+	kind     recKind
+	role     history.Role
+	text     string
+	toolName string
+	callID   string
+	input    string
+	isError  bool
+	time     time.Time
+	ordinal  int64 // the line's `ordinal`, -1 when absent
+	boot     int   // ordinal named by a notesoup boot marker, -1 if none
+	meta     *sessionMeta
+}
+
+// envelope is every rollout line (codex.md §3).
+type envelope struct {
+	Timestamp *string         `json:"timestamp"`
+	Ordinal   *int64          `json:"ordinal"`
+	Type      *string         `json:"type"`
+	Payload   json.RawMessage `json:"payload"`
+	Metadata  json.RawMessage `json:"metadata"`
+}
+
+// sessionMeta is the payload of session_meta (codex.md §4.1, §7).
+type sessionMeta struct {
+	ID           string       `json:"id"`
+	SessionID    string       `json:"session_id"`
+	Timestamp    string       `json:"timestamp"`
+	Cwd          string       `json:"cwd"`
+	ForkedFromID string       `json:"forked_from_id"`
+	HistoryBase  *historyBase `json:"history_base"`
+}
+
+// historyBase points a paginated fork at the prefix of its parent it
+// inherits without copying.
+type historyBase struct {
+	ThreadID            string `json:"thread_id"`
+	EndOrdinalExclusive *int64 `json:"end_ordinal_exclusive"`
+	EndByteOffset       *int64 `json:"end_byte_offset"`
+}
+
+func (m *sessionMeta) threadID() string {
+	if m.ID != "" {
+		return m.ID
+	}
+	return m.SessionID
+}
+
+// itemHead is what every response_item payload is sniffed for first.
+type itemHead struct {
+	Type string `json:"type"`
+}
+
+type messageItem struct {
+	Role    string          `json:"role"`
+	Content json.RawMessage `json:"content"`
+}
+
+type contentItem struct {
+	Type string  `json:"type"`
+	Text *string `json:"text"`
+}
+
+type callItem struct {
+	CallID    *string         `json:"call_id"`
+	ID        *string         `json:"id"`
+	Name      *string         `json:"name"`
+	Namespace *string         `json:"namespace"`
+	Arguments json.RawMessage `json:"arguments"`
+	Input     *string         `json:"input"`
+	Action    json.RawMessage `json:"action"`
+	Output    json.RawMessage `json:"output"`
+}
+
+type lineMetadata struct {
+	CompactionOutput bool `json:"compaction_output"`
+}
+
+type compactedPayload struct {
+	Message *string `json:"message"`
+}
+
+type eventPayload struct {
+	Type string `json:"type"`
+	Item *struct {
+		Type string `json:"type"`
+	} `json:"item"`
+}
+
+// parseRecord decodes one committed line. withText says whether text is
+// wanted (the emitting pass) or only the shape (the indexing pass). An error
+// is a refusal reason for this line.
+func parseRecord(line []byte, withText bool) (record, error) {
+	r := record{ordinal: -1, boot: -1}
+	var env envelope
+	if err := json.Unmarshal(line, &env); err != nil {
+		var syn *json.SyntaxError
+		if errors.As(err, &syn) || !json.Valid(line) {
+			return r, fmt.Errorf("malformed JSON (%v)", err)
+		}
+		return r, fmt.Errorf("not a rollout line: %v", err)
+	}
+	if env.Type == nil {
+		return r, nil // not a record of any generation this decoder knows
+	}
+	if env.Ordinal != nil {
+		r.ordinal = *env.Ordinal
+	}
+	if env.Timestamp != nil {
+		r.time, _ = time.Parse(time.RFC3339Nano, *env.Timestamp)
+	}
+	switch *env.Type {
+	case "session_meta":
+		var m sessionMeta
+		if err := json.Unmarshal(env.Payload, &m); err != nil {
+			return r, fmt.Errorf("invalid session_meta payload (%v)", err)
+		}
+		r.kind, r.meta = recSessionMeta, &m
+	case "response_item":
+		return parseItem(r, env.Payload, env.Metadata, withText)
+	case "compacted":
+		var c compactedPayload
+		if err := json.Unmarshal(env.Payload, &c); err != nil {
+			return r, fmt.Errorf("invalid compacted payload (%v)", err)
+		}
+		r.kind, r.role = recCompacted, history.RoleSystem
+		if c.Message != nil {
+			r.text = *c.Message
+			r.boot = bootOrdinal(r.text)
+			if !withText {
+				r.text = ""
+			}
+		}
+	case "event_msg":
+		var ev eventPayload
+		if json.Unmarshal(env.Payload, &ev) != nil {
+			return r, nil // events are harness chatter; an odd one hides nothing
+		}
+		if ev.Type == "context_compacted" || (ev.Type == "item_completed" && ev.Item != nil && ev.Item.Type == "ContextCompaction") {
+			r.kind, r.role = recMarker, history.RoleSystem
+		}
+	}
+	return r, nil
+}
+
+// parseItem decodes a response_item payload (codex.md §4.4, §5).
+func parseItem(r record, payload, metadata json.RawMessage, withText bool) (record, error) {
+	var head itemHead
+	if err := json.Unmarshal(payload, &head); err != nil {
+		return r, fmt.Errorf("response_item payload is not an object with a string type (%v)", err)
+	}
+	switch head.Type {
+	case "message":
+		var m messageItem
+		if err := json.Unmarshal(payload, &m); err != nil {
+			return r, fmt.Errorf("invalid message item (%v)", err)
+		}
+		text, err := contentText(m.Content, "message content")
+		if err != nil {
+			return r, err
+		}
+		switch m.Role {
+		case "assistant":
+			var md lineMetadata
+			if len(metadata) > 0 && json.Unmarshal(metadata, &md) == nil && md.CompactionOutput {
+				r.kind = recContext // the summary; the `compacted` record shows it
+				return r, nil
+			}
+			r.kind, r.role = recMessage, history.RoleAssistant
+		case "user":
+			r.kind, r.role = recMessage, history.RoleUser
+			trimmed := strings.TrimLeft(text, " \t\r\n")
+			for _, p := range contextPrefixes {
+				if strings.HasPrefix(trimmed, p) {
+					r.kind = recContext
+					break
+				}
+			}
+		default: // developer, system and future roles: harness context
+			r.kind = recContext
+		}
+		if r.kind == recContext {
+			r.boot = bootOrdinal(text)
+			return r, nil
+		}
+		if withText {
+			r.text = text
+		}
+	case "function_call", "custom_tool_call", "local_shell_call":
+		var c callItem
+		if err := json.Unmarshal(payload, &c); err != nil {
+			return r, fmt.Errorf("invalid %s item (%v)", head.Type, err)
+		}
+		r.kind, r.role = recToolUse, history.RoleTool
+		switch head.Type {
+		case "local_shell_call":
+			// call_id is optional here; the item id stands in for it.
+			if c.CallID != nil && *c.CallID != "" {
+				r.callID = *c.CallID
+			} else if c.ID != nil {
+				r.callID = *c.ID
+			}
+			r.toolName = "local_shell"
+			if withText {
+				r.input = shellCommand(c.Action)
+			}
+			return r, nil
+		case "function_call":
+			if withText {
+				r.input = argumentsText(c.Arguments)
+			}
+		case "custom_tool_call":
+			if withText && c.Input != nil {
+				r.input = *c.Input
+			}
+		}
+		if c.CallID == nil || *c.CallID == "" {
+			return r, fmt.Errorf("%s has no string \"call_id\"", head.Type)
+		}
+		if c.Name == nil || *c.Name == "" {
+			return r, fmt.Errorf("%s %s has no string \"name\"", head.Type, *c.CallID)
+		}
+		r.callID, r.toolName = *c.CallID, *c.Name
+		if c.Namespace != nil && *c.Namespace != "" {
+			// Namespaced MCP naming (0.169+): the flat name hooks see.
+			r.toolName = *c.Namespace + "__" + *c.Name
+		}
+	case "function_call_output", "custom_tool_call_output":
+		var c callItem
+		if err := json.Unmarshal(payload, &c); err != nil {
+			return r, fmt.Errorf("invalid %s item (%v)", head.Type, err)
+		}
+		if c.CallID == nil || *c.CallID == "" {
+			return r, fmt.Errorf("%s has no string \"call_id\"", head.Type)
+		}
+		text, isErr, err := outputText(c.Output)
+		if err != nil {
+			return r, fmt.Errorf("%s %s: %v", head.Type, *c.CallID, err)
+		}
+		r.kind, r.role, r.callID, r.isError = recToolResult, history.RoleTool, *c.CallID, isErr
+		if withText {
+			r.text = text
+		}
+	}
+	return r, nil
+}
+
+// contentText joins the text items (input_text, output_text, text) of a
+// message's content; images and unknown items show nothing.
+func contentText(content json.RawMessage, what string) (string, error) {
+	content = bytes.TrimSpace(content)
+	if len(content) == 0 || string(content) == "null" {
+		return "", nil
+	}
+	if content[0] == '"' { // not written by Codex, but plainly text
+		var s string
+		if err := json.Unmarshal(content, &s); err != nil {
+			return "", fmt.Errorf("%s: %v", what, err)
+		}
+		return s, nil
+	}
+	if content[0] != '[' {
+		return "", fmt.Errorf("%s is not an array of content items", what)
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(content, &items); err != nil {
+		return "", fmt.Errorf("%s: %v", what, err)
+	}
+	var sb strings.Builder
+	for i, raw := range items {
+		var it contentItem
+		if err := json.Unmarshal(raw, &it); err != nil {
+			var t struct {
+				Type string `json:"type"`
+			}
+			if json.Unmarshal(raw, &t) == nil && !isTextItem(t.Type) {
+				continue // an unknown item with fields of its own
+			}
+			return "", fmt.Errorf("%s item %d: %v", what, i, err)
+		}
+		if !isTextItem(it.Type) {
+			continue
+		}
+		if it.Text == nil {
+			return "", fmt.Errorf("%s item %d (%s) has no string \"text\"", what, i, it.Type)
+		}
+		if *it.Text == "" {
+			continue
+		}
+		if sb.Len() > 0 {
+			sb.WriteString("\n")
+		}
+		sb.WriteString(*it.Text)
+	}
+	return sb.String(), nil
+}
+
+func isTextItem(t string) bool {
+	return t == "input_text" || t == "output_text" || t == "text"
+}
+
+// outputText reads a tool output: a string, an array of content items, or
+// the older {content, success} object.
+func outputText(raw json.RawMessage) (string, bool, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", false, nil
+	}
+	switch raw[0] {
+	case '"':
+		var s string
+		err := json.Unmarshal(raw, &s)
+		return s, false, err
+	case '[':
+		s, err := contentText(raw, "output")
+		return s, false, err
+	case '{':
+		var o struct {
+			Content json.RawMessage `json:"content"`
+			Success *bool           `json:"success"`
+		}
+		if err := json.Unmarshal(raw, &o); err != nil {
+			return "", false, err
+		}
+		s, err := outputTextContent(o.Content)
+		return s, o.Success != nil && !*o.Success, err
+	}
+	return "", false, errors.New(`"output" is neither a string, an array nor an object`)
+}
+
+func outputTextContent(raw json.RawMessage) (string, error) {
+	if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '{' {
+		return "", errors.New(`"output.content" is an object`)
+	}
+	s, _, err := outputText(raw)
+	return s, err
+}
+
+// argumentsText renders function_call arguments: Codex stores them as a JSON
+// string holding JSON; an object is compacted.
+func argumentsText(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	if raw[0] == '"' {
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			var buf bytes.Buffer
+			if json.Compact(&buf, []byte(s)) == nil {
+				return buf.String()
+			}
+			return s
+		}
+	}
+	var buf bytes.Buffer
+	if json.Compact(&buf, raw) == nil {
+		return buf.String()
+	}
+	return string(raw)
+}
+
+// shellCommand renders a local_shell_call action as a command line.
+func shellCommand(action json.RawMessage) string {
+	var a struct {
+		Command []string `json:"command"`
+	}
+	if json.Unmarshal(action, &a) != nil || len(a.Command) == 0 {
+		return argumentsText(action)
+	}
+	return strings.Join(a.Command, " ")
+}
+
+// bootOrdinal returns the ordinal a notesoup boot marker for Codex names in
+// text Codex or notesoup injected (never in the user's own messages), or -1.
+func bootOrdinal(text string) int {
+	if !strings.Contains(text, "notesoup-boot") {
+		return -1
+	}
+	harness, _, ord, ok := history.ParseBootMarker(text)
+	if !ok || harness != history.HarnessCodex {
+		return -1
+	}
+	return ord
+}

@@ -1,0 +1,114 @@
+package codex
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// envHome relocates Codex's home (default ~/.codex), which holds sessions/
+// and archived_sessions/ (codex.md §2).
+const envHome = "CODEX_HOME"
+
+// Home returns $CODEX_HOME, else ~/.codex.
+func Home() (string, error) {
+	return home(os.Getenv, os.UserHomeDir)
+}
+
+// DefaultRoots returns $CODEX_HOME/sessions (date directories) and
+// $CODEX_HOME/archived_sessions (flat, where `codex archive` moves files).
+func DefaultRoots() ([]string, error) {
+	h, err := Home()
+	if err != nil {
+		return nil, err
+	}
+	return rootsUnder(h), nil
+}
+
+func rootsUnder(h string) []string {
+	return []string{filepath.Join(h, "sessions"), filepath.Join(h, "archived_sessions")}
+}
+
+func home(getenv func(string) string, userHome func() (string, error)) (string, error) {
+	if h := getenv(envHome); h != "" {
+		return filepath.Clean(h), nil
+	}
+	u, err := userHome()
+	if err != nil {
+		return "", fmt.Errorf("codex sessions: no home directory to find ~/.codex (%v); set %s", err, envHome)
+	}
+	return filepath.Join(u, ".codex"), nil
+}
+
+// errNotFound says a thread's rollout is under none of the roots.
+var errNotFound = errors.New("rollout not found")
+
+// rolloutSuffixLen is "-<36-char uuid>.jsonl": the thread id is the last 36
+// characters of the file name (codex.md §2).
+const rolloutSuffixLen = 1 + 36 + len(".jsonl")
+
+// findRollout finds the rollout file of a thread under roots by its file
+// name, rollout-<local time>-<thread id>.jsonl.
+func findRollout(roots []string, threadID string) (string, error) {
+	if threadID == "" || strings.ContainsAny(threadID, `/\`) {
+		return "", errNotFound
+	}
+	want := "-" + threadID + ".jsonl"
+	found := ""
+	for _, root := range roots {
+		err := walkRollouts(root, func(path string) bool {
+			if strings.HasSuffix(path, want) {
+				found = path
+				return false
+			}
+			return true
+		})
+		if err != nil {
+			return "", err
+		}
+		if found != "" {
+			return found, nil
+		}
+	}
+	return "", errNotFound
+}
+
+// walkRollouts calls fn with every rollout-*.jsonl file under root, until fn
+// returns false. A missing root holds nothing; an unreadable subdirectory
+// hides only itself.
+func walkRollouts(root string, fn func(path string) bool) error {
+	root = filepath.Clean(root)
+	stop := errors.New("stop")
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if path == root && errors.Is(err, fs.ErrNotExist) {
+				return fs.SkipDir
+			}
+			if d != nil && d.IsDir() && path != root {
+				return fs.SkipDir
+			}
+			return err
+		}
+		if d.IsDir() || !d.Type().IsRegular() {
+			return nil
+		}
+		name := d.Name()
+		if !strings.HasPrefix(name, "rollout-") || !strings.HasSuffix(name, ".jsonl") {
+			return nil
+		}
+		if !fn(path) {
+			return stop
+		}
+		return nil
+	})
+	if err == stop {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("codex sessions: walk %s: %w", root, err)
+	}
+	return nil
+}
