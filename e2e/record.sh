@@ -34,7 +34,7 @@ CLI_TIMEOUT=${CLI_TIMEOUT:-180}
 
 ALL_SCENARIOS=(
 	claude/tools claude/compact claude/autocompact claude/resume claude/fork
-	pi/tools pi/compact pi/resume pi/fork
+	pi/tools pi/compact pi/resume pi/fork pi/branch
 	codex/tools codex/compact codex/resume codex/fork codex/mcp
 )
 
@@ -183,6 +183,15 @@ collect() {
 	echo "  collected $# file(s) into $dest" >&2
 }
 
+# require FILE JQ_FILTER WHAT: fail unless the JSONL file has a line the
+# filter selects — the scenario must have produced what it is named after.
+require() {
+	local n
+	n=$(jq -c "$2" "$1" | wc -l)
+	[ "$n" -gt 0 ] || die "$(basename "$1"): expected $3, found none"
+	echo "  ok: $3 in $(basename "$1")" >&2
+}
+
 # ---------------------------------------------------------------------------
 # Claude Code. The transcript lives in ~/.claude/projects/<slug>/<id>.jsonl.
 # --tools and --system-prompt keep the recorded files small (the default
@@ -215,6 +224,68 @@ scenario_claude_tools() {
 	collect claude tools "$(claude_project)/$SID_TOOLS.jsonl"
 }
 
+# compact: a turn with a Read call, a manual /compact on resume (the
+# summarizer request is answered by the script's "summarize" rule), then a
+# prompt after the compaction.
+scenario_claude_compact() {
+	setup claude compact
+	start_server claude-compact.json
+	claude_setup
+	run_cli run1 "${claude_env[@]}" "$CLAUDE" -p 'Read notes.txt and remember what it says' \
+		--session-id "$SID_COMPACT" "${claude_flags[@]}"
+	run_cli run2 "${claude_env[@]}" "$CLAUDE" -p '/compact keep the shopping list in mind' \
+		--resume "$SID_COMPACT" "${claude_flags[@]}"
+	run_cli run3 "${claude_env[@]}" "$CLAUDE" -p 'What did the note say?' \
+		--resume "$SID_COMPACT" "${claude_flags[@]}"
+	stop_server
+	require "$(claude_project)/$SID_COMPACT.jsonl" 'select(.subtype=="compact_boundary" and .compactMetadata.trigger=="manual")' "a manual compact_boundary"
+	collect claude compact "$(claude_project)/$SID_COMPACT.jsonl"
+}
+
+# autocompact: a 100k compaction window (threshold 67k); the second run's
+# tool-call reply reports 99k input tokens, so Claude Code compacts mid-turn
+# after the tool call, then finishes the turn. (With a single prompt in the
+# session the compaction fails with "too_few_groups", hence two runs.)
+scenario_claude_autocompact() {
+	setup claude autocompact
+	start_server claude-autocompact.json
+	claude_setup
+	run_cli run1 "${claude_env[@]}" "$CLAUDE" -p 'Read notes.txt' --autocompact 100000 \
+		--session-id "$SID_AUTO" "${claude_flags[@]}"
+	run_cli run2 "${claude_env[@]}" "$CLAUDE" -p 'Print a greeting' --autocompact 100000 \
+		--resume "$SID_AUTO" "${claude_flags[@]}"
+	stop_server
+	require "$(claude_project)/$SID_AUTO.jsonl" 'select(.subtype=="compact_boundary" and .compactMetadata.trigger=="auto")' "an auto compact_boundary"
+	collect claude autocompact "$(claude_project)/$SID_AUTO.jsonl"
+}
+
+# resume: a second -p run with --resume appends to the same file.
+scenario_claude_resume() {
+	setup claude resume
+	start_server claude-resume.json
+	claude_setup
+	run_cli run1 "${claude_env[@]}" "$CLAUDE" -p 'Hi there' --session-id "$SID_RESUME" "${claude_flags[@]}"
+	run_cli run2 "${claude_env[@]}" "$CLAUDE" -p 'Print the word resumed' --resume "$SID_RESUME" "${claude_flags[@]}"
+	stop_server
+	collect claude resume "$(claude_project)/$SID_RESUME.jsonl"
+}
+
+# fork: --resume --fork-session copies the chain into a new file with a new
+# (random) session id; the original file is untouched.
+scenario_claude_fork() {
+	setup claude fork
+	start_server claude-fork.json
+	claude_setup
+	run_cli run1 "${claude_env[@]}" "$CLAUDE" -p 'Read notes.txt' --session-id "$SID_FORK" "${claude_flags[@]}"
+	run_cli run2 "${claude_env[@]}" "$CLAUDE" -p 'Let us buy oat milk instead' --resume "$SID_FORK" --fork-session "${claude_flags[@]}"
+	stop_server
+	local files
+	files=$(find "$(claude_project)" -maxdepth 1 -name '*.jsonl' | sort)
+	[ "$(echo "$files" | wc -l)" -eq 2 ] || die "fork: want 2 session files, got: $files"
+	# shellcheck disable=SC2086
+	collect claude fork $files
+}
+
 # ---------------------------------------------------------------------------
 # Pi. Sessions live in ~/.pi/agent/sessions/--<cwd>--/<time>_<id>.jsonl; the
 # provider is a custom openai-completions one from models.json.
@@ -244,6 +315,90 @@ scenario_pi_tools() {
 	stop_server
 	# shellcheck disable=SC2046
 	collect pi tools $(pi_sessions)
+}
+
+# pi_session: the one session file of the workspace (fails if not exactly one).
+pi_session() {
+	local files
+	files=$(pi_sessions)
+	[ -n "$files" ] && [ "$(echo "$files" | wc -l)" -eq 1 ] || die "want exactly one pi session file, got: ${files:-none}"
+	echo "$files"
+}
+
+# compact: settings make the threshold reachable (contextWindow 32000 −
+# reserveTokens 2000); the second prompt's reply reports 31000 input tokens,
+# so Pi compacts after that run (a split-turn compaction: the summarizer
+# requests are answered by the script's "summarize" rule); a third prompt
+# follows the compaction.
+scenario_pi_compact() {
+	setup pi compact
+	start_server pi-compact.json
+	pi_setup
+	echo '{ "compaction": { "enabled": true, "reserveTokens": 2000, "keepRecentTokens": 30 } }' >"$W/home/.pi/agent/settings.json"
+	show cat "$W/home/.pi/agent/settings.json" '# { "compaction": { "enabled": true, "reserveTokens": 2000, "keepRecentTokens": 30 } }'
+	run_cli run1 "${pi_env[@]}" "$PI" -p "${pi_flags[@]}" 'Read notes.txt and remember it'
+	local f
+	f=$(pi_session)
+	run_cli run2 "${pi_env[@]}" "$PI" -p "${pi_flags[@]}" --session "$f" 'Make it oat milk'
+	run_cli run3 "${pi_env[@]}" "$PI" -p "${pi_flags[@]}" --session "$f" 'What should I buy?'
+	stop_server
+	require "$f" 'select(.type=="compaction")' "a compaction entry"
+	collect pi compact "$f"
+}
+
+# resume: --session FILE appends to the same file.
+scenario_pi_resume() {
+	setup pi resume
+	start_server pi-resume.json
+	pi_setup
+	run_cli run1 "${pi_env[@]}" "$PI" -p "${pi_flags[@]}" 'Hi there'
+	local f
+	f=$(pi_session)
+	run_cli run2 "${pi_env[@]}" "$PI" -p "${pi_flags[@]}" --session "$f" 'Print the word resumed'
+	stop_server
+	collect pi resume "$f"
+}
+
+# fork: --fork FILE writes a new session file whose header names the parent
+# (parentSession) and which copies the parent's path.
+scenario_pi_fork() {
+	setup pi fork
+	start_server pi-fork.json
+	pi_setup
+	run_cli run1 "${pi_env[@]}" "$PI" -p "${pi_flags[@]}" 'Read notes.txt'
+	local f
+	f=$(pi_session)
+	run_cli run2 "${pi_env[@]}" "$PI" -p "${pi_flags[@]}" --fork "$f" 'Let us buy oat milk instead'
+	stop_server
+	local files
+	files=$(pi_sessions)
+	[ "$(echo "$files" | wc -l)" -eq 2 ] || die "fork: want 2 session files, got: $files"
+	local child
+	for child in $files; do [ "$child" = "$f" ] || break; done
+	require "$child" 'select(.type=="session" and .parentSession != null)' "a header with parentSession"
+	# shellcheck disable=SC2086
+	collect pi fork $files
+}
+
+# branch: an in-file branch. After two prompts, the /branch command of the
+# e2e/pi-branch.ts extension moves the leaf back to the first answer
+# (navigateTree with a branch summary, answered by the script's rule) and a
+# fourth prompt grows a second child there.
+scenario_pi_branch() {
+	setup pi branch
+	start_server pi-branch.json
+	pi_setup
+	run_cli run1 "${pi_env[@]}" "$PI" -p "${pi_flags[@]}" 'Read notes.txt'
+	local f target
+	f=$(pi_session)
+	target=$(jq -r 'select(.type=="message" and .message.role=="assistant") | .id' "$f" | tail -n 1)
+	[ -n "$target" ] || die "branch: no assistant entry in $f"
+	run_cli run2 "${pi_env[@]}" "$PI" -p "${pi_flags[@]}" --session "$f" 'Make it oat milk'
+	run_cli run3 "${pi_env[@]}" "$PI" -p "${pi_flags[@]}" --session "$f" -e "$root/e2e/pi-branch.ts" "/branch $target"
+	run_cli run4 "${pi_env[@]}" "$PI" -p "${pi_flags[@]}" --session "$f" 'Make it almond milk'
+	stop_server
+	require "$f" 'select(.type=="branch_summary")' "a branch_summary entry"
+	collect pi branch "$f"
 }
 
 # ---------------------------------------------------------------------------
