@@ -172,7 +172,7 @@ type decoder struct {
 	notes   []history.ProjectionNote
 	pairs   map[int64]int64
 	names   map[int64]string // result seq -> its call's tool name
-	windows []string // evidenced, in first-seen order
+	windows []string         // evidenced, in first-seen order
 	head    window
 	nseq    int64 // addresses allocated by the first pass
 }

@@ -11,7 +11,6 @@ import (
 // assembled in a reusable overflow buffer, so this only sets the read chunk.
 const readBufferSize = 64 << 10
 
-
 // lineReader yields the lines of a JSONL file one at a time, reusing its
 // buffer, and tells whether each line was terminated by a newline: an
 // unterminated final line may be a write still in progress.

@@ -15,14 +15,14 @@ import (
 type recKind uint8
 
 const (
-	recNone     recKind = iota // allocates nothing (metadata, reasoning, unknown)
-	recMessage                 // a user or assistant message
-	recToolUse                 // function_call, custom_tool_call, local_shell_call
-	recToolResult              // function_call_output, custom_tool_call_output
-	recCompacted               // a `compacted` record: opens the next window
-	recMarker                  // context_compacted / ContextCompaction event
-	recSessionMeta             // session_meta
-	recContext                 // harness context (developer, <environment_context>...)
+	recNone        recKind = iota // allocates nothing (metadata, reasoning, unknown)
+	recMessage                    // a user or assistant message
+	recToolUse                    // function_call, custom_tool_call, local_shell_call
+	recToolResult                 // function_call_output, custom_tool_call_output
+	recCompacted                  // a `compacted` record: opens the next window
+	recMarker                     // context_compacted / ContextCompaction event
+	recSessionMeta                // session_meta
+	recContext                    // harness context (developer, <environment_context>...)
 )
 
 // contextPrefixes start the user-role messages Codex writes itself: the
