@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"os"
 	"path/filepath"
@@ -58,6 +59,9 @@ type node struct {
 	present   bool
 	boundary  bool
 	attach    bool
+	user      bool
+	msgID     uint64 // hash of an assistant row's message.id, 0 if none
+	toolStart int32  // index of the row's first block in graph.tools
 	parent    int32 // latest recorded parentUuid, noNode for null
 	logical   int32 // compact boundary's logicalParentUuid
 	presHead  int32 // compact boundary's preserved segment
@@ -212,8 +216,15 @@ func (g *graph) addRow(rec *metaRecord, raw []byte, line int) error {
 	n.parent = parent
 	n.firstLine, n.lastLine = int32(line), int32(line)
 	n.attach = rec.Type == typeAttachment
+	n.user = rec.Type == typeUser
 	n.seq = g.nextSeq
 	g.nextSeq++
+	n.toolStart = int32(len(g.tools))
+	if rec.Type == typeAssistant && rec.Message.ID != "" {
+		h := fnv.New64a()
+		h.Write([]byte(rec.Message.ID))
+		n.msgID = h.Sum64() | 1 // never 0, which means "none"
+	}
 	if rec.Message != nil {
 		for _, t := range rec.Message.Content.tools {
 			g.tools = append(g.tools, toolRef{node: i, seq: g.nextSeq, use: t.use, id: t.id})
@@ -400,11 +411,91 @@ func (g *graph) project(head int32) (*projection, error) {
 			n = g.nodes[n].parent
 		}
 	}
+	g.addParallelSiblings(p)
 	if err := g.resolveOrdinals(p); err != nil {
 		return nil, err
 	}
 	g.pair(p)
 	return p, nil
+}
+
+// addParallelSiblings brings back the rows of parallel tool calls. Claude
+// Code writes one assistant row per content block, chained, and each tool
+// result as a child of the row holding its call; the next turn continues
+// from one result only, so the other calls and results of the same response
+// hang off the branch as siblings (observed in recorded sessions). A selected
+// assistant row's children that belong to the same API message, and user
+// rows that only answer a selected row's calls, are part of the branch.
+func (g *graph) addParallelSiblings(p *projection) {
+	// Children by latest parent link, in compressed form: tens of bytes per
+	// row would double the first pass's memory.
+	start := make([]int32, len(g.nodes)+1)
+	for _, n := range g.nodes {
+		if n.present && n.parent != noNode {
+			start[n.parent+1]++
+		}
+	}
+	for i := 1; i < len(start); i++ {
+		start[i] += start[i-1]
+	}
+	kids := make([]int32, start[len(start)-1])
+	fill := append([]int32(nil), start[:len(g.nodes)]...)
+	for i, n := range g.nodes {
+		if n.present && n.parent != noNode {
+			kids[fill[n.parent]] = int32(i)
+			fill[n.parent]++
+		}
+	}
+	var queue []int32
+	for i := range g.nodes {
+		if p.selected[i] {
+			queue = append(queue, int32(i))
+		}
+	}
+	for len(queue) > 0 {
+		x := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		xn := &g.nodes[x]
+		if xn.msgID == 0 {
+			continue // only assistant rows have parallel siblings
+		}
+		for _, c := range kids[start[x]:start[x+1]] {
+			if p.selected[c] {
+				continue
+			}
+			cn := &g.nodes[c]
+			if cn.msgID == xn.msgID || (cn.user && g.answersOnly(c, x)) {
+				p.selected[c] = true
+				queue = append(queue, c)
+			}
+		}
+	}
+}
+
+// answersOnly reports whether row c holds tool results only, each answering a
+// call made in row x.
+func (g *graph) answersOnly(c, x int32) bool {
+	cn, xn := &g.nodes[c], &g.nodes[x]
+	if cn.nTools == 0 || xn.nTools == 0 {
+		return false
+	}
+	calls := g.tools[xn.toolStart : xn.toolStart+xn.nTools]
+	for _, r := range g.tools[cn.toolStart : cn.toolStart+cn.nTools] {
+		if r.use {
+			return false
+		}
+		found := false
+		for _, u := range calls {
+			if u.use && u.id == r.id {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }
 
 // dependency is the node whose window decides n's: the logical parent of a

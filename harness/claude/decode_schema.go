@@ -151,6 +151,7 @@ func (c *metaContent) UnmarshalJSON(data []byte) error {
 }
 
 type metaMessage struct {
+	ID      string      `json:"id"`
 	Role    *string     `json:"role"`
 	Content metaContent `json:"content"`
 }

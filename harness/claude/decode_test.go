@@ -16,6 +16,9 @@ const (
 )
 
 func fixture(name string) string {
+	if filepath.IsAbs(name) {
+		return name
+	}
 	return filepath.Join("..", "..", "testdata", "history", "claude", name)
 }
 
