@@ -62,9 +62,9 @@ type node struct {
 	user      bool
 	msgID     uint64 // hash of an assistant row's message.id, 0 if none
 	toolStart int32  // index of the row's first block in graph.tools
-	parent    int32 // latest recorded parentUuid, noNode for null
-	logical   int32 // compact boundary's logicalParentUuid
-	presHead  int32 // compact boundary's preserved segment
+	parent    int32  // latest recorded parentUuid, noNode for null
+	logical   int32  // compact boundary's logicalParentUuid
+	presHead  int32  // compact boundary's preserved segment
 	presTail  int32
 	boot      int32 // ordinal named by a retained notesoup boot, -1 if none
 	firstLine int32 // line of the first occurrence (the one that allocated)
