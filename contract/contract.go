@@ -7,6 +7,8 @@ package contract
 
 import (
 	"context"
+	"os"
+	"time"
 
 	"github.com/hashicorp/go-plugin"
 	"github.com/notesoup/notesoup/shared/history"
@@ -91,7 +93,7 @@ func PluginSets(impl Harness) map[int]plugin.PluginSet {
 }
 
 // Serve runs impl as a go-plugin server on stdin/stdout. It returns when the
-// host closes the connection. logger may be nil.
+// host closes the connection or dies.
 func Serve(impl Harness, opts ...ServeOption) {
 	cfg := &plugin.ServeConfig{
 		HandshakeConfig:  Handshake,
@@ -101,6 +103,7 @@ func Serve(impl Harness, opts ...ServeOption) {
 	for _, o := range opts {
 		o(cfg)
 	}
+	WatchParent()
 	plugin.Serve(cfg)
 }
 
@@ -116,4 +119,23 @@ func WithServeVersions(impl Harness, versions ...int) ServeOption {
 			c.VersionedPlugins[v] = plugin.PluginSet{PluginName: &GRPCPlugin{Impl: impl}}
 		}
 	}
+}
+
+// parentPollInterval is how often a plugin checks that its host is alive.
+// The host also asks the kernel to kill plugins when it dies (Pdeathsig);
+// this poll covers hosts that cannot (another OS, a host built elsewhere).
+const parentPollInterval = 250 * time.Millisecond
+
+// WatchParent exits the process when its parent process goes away, so a
+// plugin never outlives its host. Serve calls it.
+func WatchParent() {
+	ppid := os.Getppid()
+	go func() {
+		for {
+			time.Sleep(parentPollInterval)
+			if os.Getppid() != ppid {
+				os.Exit(0)
+			}
+		}
+	}()
 }
