@@ -172,17 +172,17 @@ func OneLine(s string, max int) string {
 			space = true
 			continue
 		}
-		if n >= max {
-			b.WriteString("…")
-			return b.String()
-		}
 		if space && b.Len() > 0 {
-			b.WriteByte(' ')
-			n++
-			if n >= max {
+			if n+1 >= max {
 				b.WriteString("…")
 				return b.String()
 			}
+			b.WriteByte(' ')
+			n++
+		}
+		if n >= max {
+			b.WriteString("…")
+			return b.String()
 		}
 		space = false
 		b.WriteRune(r)
