@@ -104,8 +104,8 @@ func TestDecode(t *testing.T) {
 	big := strings.Repeat("y", 3<<20) // forces a frame split on size
 	events := []history.Event{
 		{Seq: 1, Window: "fake:s:0", Kind: history.KindMessage, Role: history.RoleUser, Text: "hi", Time: ts, Line: 1},
-		{Seq: 2, Window: "fake:s:0", Kind: history.KindToolUse, Role: history.RoleAssistant, ToolName: "Read", ToolID: "t1", PairSeq: 3, Line: 2},
-		{Seq: 3, Window: "fake:s:0", Kind: history.KindToolResult, Role: history.RoleTool, Text: big, ToolID: "t1", PairSeq: 2, Line: 3},
+		{Seq: 2, Window: "fake:s:0", Kind: history.KindToolUse, Role: history.RoleAssistant, ToolName: "Read", ToolID: "t1", ToolInput: `{"path":"a"}`, PairSeq: 3, Line: 2},
+		{Seq: 3, Window: "fake:s:0", Kind: history.KindToolResult, Role: history.RoleTool, Text: big, ToolID: "t1", IsError: true, PairSeq: 2, Line: 3},
 		{Seq: 4, Window: "fake:s:1", Kind: history.KindMessage, Role: history.RoleAssistant, Text: "after", Line: 5},
 	}
 	for i := int64(5); i < 1000; i++ {

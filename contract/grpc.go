@@ -302,6 +302,7 @@ func eventToPB(e history.Event) *harnesspb.Event {
 	return &harnesspb.Event{
 		Seq: e.Seq, Window: e.Window, Kind: string(e.Kind), Role: string(e.Role), Text: e.Text,
 		ToolName: e.ToolName, ToolId: e.ToolID, PairSeq: e.PairSeq, TimeUnixNano: unixNano(e.Time), Line: int32(e.Line),
+		ToolInput: e.ToolInput, IsError: e.IsError,
 	}
 }
 
@@ -310,6 +311,7 @@ func eventFromPB(e *harnesspb.Event) history.Event {
 		Seq: e.GetSeq(), Window: e.GetWindow(), Kind: history.Kind(e.GetKind()), Role: history.Role(e.GetRole()),
 		Text: e.GetText(), ToolName: e.GetToolName(), ToolID: e.GetToolId(), PairSeq: e.GetPairSeq(),
 		Time: fromUnixNano(e.GetTimeUnixNano()), Line: int(e.GetLine()),
+		ToolInput: e.GetToolInput(), IsError: e.GetIsError(),
 	}
 }
 

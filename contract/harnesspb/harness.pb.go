@@ -352,6 +352,8 @@ type Event struct {
 	PairSeq       int64                  `protobuf:"varint,8,opt,name=pair_seq,json=pairSeq,proto3" json:"pair_seq,omitempty"`
 	TimeUnixNano  int64                  `protobuf:"varint,9,opt,name=time_unix_nano,json=timeUnixNano,proto3" json:"time_unix_nano,omitempty"`
 	Line          int32                  `protobuf:"varint,10,opt,name=line,proto3" json:"line,omitempty"`
+	ToolInput     string                 `protobuf:"bytes,11,opt,name=tool_input,json=toolInput,proto3" json:"tool_input,omitempty"` // a tool use's recorded arguments (compact JSON)
+	IsError       bool                   `protobuf:"varint,12,opt,name=is_error,json=isError,proto3" json:"is_error,omitempty"`      // a tool result recorded as an error
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -454,6 +456,20 @@ func (x *Event) GetLine() int32 {
 		return x.Line
 	}
 	return 0
+}
+
+func (x *Event) GetToolInput() string {
+	if x != nil {
+		return x.ToolInput
+	}
+	return ""
+}
+
+func (x *Event) GetIsError() bool {
+	if x != nil {
+		return x.IsError
+	}
+	return false
 }
 
 type ProjectionNote struct {
@@ -1007,7 +1023,7 @@ const file_harness_proto_rawDesc = "" +
 	"\rDecodeRequest\x12:\n" +
 	"\asession\x18\x01 \x01(\v2 .notesoup.harness.v1.SessionInfoR\asession\x12\x12\n" +
 	"\x04head\x18\x02 \x01(\tR\x04head\x12\x14\n" +
-	"\x05roots\x18\x03 \x03(\tR\x05roots\"\xf8\x01\n" +
+	"\x05roots\x18\x03 \x03(\tR\x05roots\"\xb2\x02\n" +
 	"\x05Event\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x03R\x03seq\x12\x16\n" +
 	"\x06window\x18\x02 \x01(\tR\x06window\x12\x12\n" +
@@ -1019,7 +1035,10 @@ const file_harness_proto_rawDesc = "" +
 	"\bpair_seq\x18\b \x01(\x03R\apairSeq\x12$\n" +
 	"\x0etime_unix_nano\x18\t \x01(\x03R\ftimeUnixNano\x12\x12\n" +
 	"\x04line\x18\n" +
-	" \x01(\x05R\x04line\"d\n" +
+	" \x01(\x05R\x04line\x12\x1d\n" +
+	"\n" +
+	"tool_input\x18\v \x01(\tR\ttoolInput\x12\x19\n" +
+	"\bis_error\x18\f \x01(\bR\aisError\"d\n" +
 	"\x0eProjectionNote\x12\x12\n" +
 	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x18\n" +
 	"\amessage\x18\x02 \x01(\tR\amessage\x12\x12\n" +

@@ -1,0 +1,117 @@
+// Package harness holds what the built-in harness plugins (claude, pi,
+// codex) share: Builtin turns a harness's plain Go functions — its session
+// discovery, decoder, thresholds and reset tool name — into a
+// contract.Harness that the notesoup binary serves in plugin mode.
+//
+// Each harness's own rules live in its subpackage; nothing here knows a
+// transcript format.
+package harness
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/notesoup/notesoup/contract"
+	"github.com/notesoup/notesoup/shared/history"
+	"github.com/notesoup/notesoup/shared/reset"
+)
+
+// Builtin is a harness implemented in this repository.
+type Builtin struct {
+	// Name is the harness name used in window ids and selectors.
+	Name string
+	// Version is the plugin version reported by Describe.
+	Version string
+	// ResetTool is the reset tool's name as this harness exposes it to the
+	// model (Claude Code prefixes mod tools with mcp__<plugin>__).
+	ResetTool string
+	// Roots returns the harness's default session roots on this machine.
+	Roots func() ([]string, error)
+	// Sessions lists the sessions under roots.
+	Sessions func(roots []string) ([]history.Session, error)
+	// Decoder returns a decoder that may resolve related files under roots.
+	Decoder func(roots []string) history.Decoder
+	// Thresholds resolves the native auto-compaction point.
+	Resolve func(reset.ThresholdInput) reset.NativePoint
+}
+
+var _ contract.Harness = (*Builtin)(nil)
+
+// Describe implements contract.Harness.
+func (b *Builtin) Describe(context.Context) (contract.Description, error) {
+	roots, err := b.Roots()
+	if err != nil {
+		// Describe must still answer: a harness without a resolvable home
+		// can decode explicit files. The error surfaces on ListSessions.
+		roots = nil
+	}
+	return contract.Description{
+		Name:             b.Name,
+		PluginVersion:    b.Version,
+		ContractVersions: []int{contract.Version},
+		Capabilities:     []string{contract.CapSessions, contract.CapDecode, contract.CapThresholds, contract.CapBoot},
+		DefaultRoots:     roots,
+	}, nil
+}
+
+func (b *Builtin) roots(given []string) ([]string, error) {
+	if len(given) > 0 {
+		return given, nil
+	}
+	r, err := b.Roots()
+	if err != nil {
+		return nil, fmt.Errorf("%s: default session roots: %w", b.Name, err)
+	}
+	return r, nil
+}
+
+// ListSessions implements contract.Harness.
+func (b *Builtin) ListSessions(ctx context.Context, roots []string, fn func(history.Session) error) error {
+	roots, err := b.roots(roots)
+	if err != nil {
+		return err
+	}
+	sessions, err := b.Sessions(roots)
+	if err != nil {
+		return err
+	}
+	for _, s := range sessions {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := fn(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Decode implements contract.Harness.
+func (b *Builtin) Decode(ctx context.Context, req contract.DecodeRequest, emit history.EmitFunc) (history.Summary, error) {
+	roots, err := b.roots(req.Roots)
+	if err != nil {
+		roots = nil // decoding an explicit file needs no roots
+	}
+	return b.Decoder(roots).Decode(req.Session, history.DecodeOptions{Head: req.Head}, func(e history.Event) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return emit(e)
+	})
+}
+
+// Thresholds implements contract.Harness.
+func (b *Builtin) Thresholds(_ context.Context, in reset.ThresholdInput) (reset.NativePoint, error) {
+	return b.Resolve(in), nil
+}
+
+// BootBinding implements contract.Harness.
+func (b *Builtin) BootBinding(_ context.Context, sessionID string, ordinal int) (contract.Binding, error) {
+	if sessionID == "" {
+		return contract.Binding{}, fmt.Errorf("%s: boot binding needs a session id", b.Name)
+	}
+	if ordinal < 0 {
+		return contract.Binding{}, fmt.Errorf("%s: window ordinal %d is negative", b.Name, ordinal)
+	}
+	return contract.Binding{WindowID: fmt.Sprintf("%s:%s:%d", b.Name, sessionID, ordinal), ResetTool: b.ResetTool}, nil
+}
