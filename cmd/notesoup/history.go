@@ -1,0 +1,399 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/notesoup/notesoup/harness/claude"
+	"github.com/notesoup/notesoup/harness/codex"
+	"github.com/notesoup/notesoup/harness/pi"
+	"github.com/notesoup/notesoup/shared/history"
+)
+
+func init() {
+	register("history", "list, search and read persisted sessions of Claude Code, Pi and Codex", runHistory)
+}
+
+// historyRoots are the roots the CLI reads sessions from; empty means each
+// harness's default.
+type historyRoots struct {
+	claude, pi, codex histMultiFlag
+}
+
+// histMultiFlag is a repeatable string flag.
+type histMultiFlag []string
+
+func (m *histMultiFlag) String() string     { return strings.Join(*m, ",") }
+func (m *histMultiFlag) Set(v string) error { *m = append(*m, v); return nil }
+
+// decoderFor returns the decoder for a harness's sessions. It is the hook the
+// plugin host replaces to decode in the harness plugins; until then the CLI
+// decodes in-process.
+var decoderFor = func(harness string, roots historyRoots) (history.Decoder, error) {
+	switch harness {
+	case history.HarnessClaude:
+		return claude.Decoder{}, nil
+	case history.HarnessPi:
+		return pi.Decoder{}, nil
+	case history.HarnessCodex:
+		return codex.Decoder{Roots: roots.codex}, nil
+	}
+	return nil, fmt.Errorf("no decoder for harness %q", harness)
+}
+
+// sessionsFor lists one harness's sessions under its roots. It is the hook
+// the plugin host replaces to list sessions through the harness plugins.
+var sessionsFor = func(harness string, roots historyRoots) ([]history.Session, error) {
+	switch harness {
+	case history.HarnessClaude:
+		rs := []string(roots.claude)
+		if len(rs) == 0 {
+			r, err := claude.DefaultRoot()
+			if err != nil {
+				return nil, err
+			}
+			rs = []string{r}
+		}
+		var all []history.Session
+		var errs []error
+		for _, r := range rs {
+			ss, err := claude.ListSessions(r)
+			all = append(all, ss...)
+			if err != nil {
+				errs = append(errs, err)
+			}
+		}
+		return all, errors.Join(errs...)
+	case history.HarnessPi:
+		rs := []string(roots.pi)
+		if len(rs) == 0 {
+			var err error
+			if rs, err = pi.DefaultRoots(); err != nil {
+				return nil, err
+			}
+		}
+		return pi.ListSessions(rs)
+	case history.HarnessCodex:
+		rs := []string(roots.codex)
+		if len(rs) == 0 {
+			var err error
+			if rs, err = codex.DefaultRoots(); err != nil {
+				return nil, err
+			}
+		}
+		return codex.ListSessions(rs)
+	}
+	return nil, fmt.Errorf("unknown harness %q", harness)
+}
+
+// noticeFor returns a harness's history notice (bounded by the returned
+// reserve), or nil when the harness has none.
+var noticeFor = func(harness string) (func(history.Summary) string, int) {
+	if harness == history.HarnessClaude {
+		return claude.IncompleteHistoryNotice, claude.MaxNoticeBytes
+	}
+	return nil, 0
+}
+
+const historyUsage = `Usage:
+  notesoup history sessions [--harness h] [--cwd dir] [--query text] [--limit n] [--json]
+  notesoup history list [--session sel] [--query text] [--role r]... [--window id] [--after seq | --before seq] [--limit n] [--json]
+  notesoup history read [--session sel] --seq n [--offset n] [--json]
+  notesoup history state [--session sel] [--json]
+
+Roots (repeatable; default: where each harness writes):
+  --claude-root dir   (default $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects)
+  --pi-root dir       (default pi's session dirs, honouring PI_CODING_AGENT_DIR)
+  --codex-root dir    (default $CODEX_HOME/sessions and archived_sessions)
+
+Session selectors: latest (default), <harness>:latest, <harness>:<id>, or a
+unique id prefix; never a path. --query is a literal, case-insensitive substring.
+See docs/history-sessions.md.
+`
+
+func runHistory(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprint(stdout, historyUsage)
+		return 0
+	}
+	switch args[0] {
+	case "sessions":
+		return historySessions(args[1:], stdout, stderr)
+	case "list":
+		return historyList(args[1:], stdout, stderr)
+	case "read":
+		return historyRead(args[1:], stdout, stderr)
+	case "state":
+		return historyState(args[1:], stdout, stderr)
+	}
+	fmt.Fprintf(stderr, "notesoup history: unknown subcommand %q\n\n%s", args[0], historyUsage)
+	return 2
+}
+
+func newHistoryFlags(name string, stderr io.Writer, roots *historyRoots) *flag.FlagSet {
+	fs := flag.NewFlagSet("notesoup history "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Var(&roots.claude, "claude-root", "Claude Code projects directory (repeatable)")
+	fs.Var(&roots.pi, "pi-root", "Pi sessions directory (repeatable)")
+	fs.Var(&roots.codex, "codex-root", "Codex sessions directory (repeatable)")
+	return fs
+}
+
+func catalogFor(roots historyRoots) history.Catalog {
+	return history.CatalogFunc(func(h string) ([]history.Session, error) { return sessionsFor(h, roots) })
+}
+
+// sessionJSON is a session as --json prints it.
+type sessionJSON struct {
+	Harness  string    `json:"harness"`
+	ID       string    `json:"id"`
+	Selector string    `json:"selector"`
+	Path     string    `json:"path"`
+	Cwd      string    `json:"cwd,omitempty"`
+	Title    string    `json:"title,omitempty"`
+	Started  time.Time `json:"started,omitzero"`
+	Updated  time.Time `json:"updated,omitzero"`
+	Size     int64     `json:"size"`
+}
+
+func historySessions(args []string, stdout, stderr io.Writer) int {
+	var roots historyRoots
+	fs := newHistoryFlags("sessions", stderr, &roots)
+	var q history.SessionQuery
+	fs.StringVar(&q.Harness, "harness", "", "only this harness (claude, pi, codex)")
+	fs.StringVar(&q.Cwd, "cwd", "", "only sessions that ran in this directory or below")
+	fs.StringVar(&q.Query, "query", "", "literal, case-insensitive text in the id, title or cwd")
+	fs.IntVar(&q.Limit, "limit", 50, "at most this many sessions (0: all)")
+	asJSON := fs.Bool("json", false, "print JSON")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	ss, err := history.ListSessions(catalogFor(roots), q)
+	if err != nil {
+		// Sessions of the other harnesses are still worth printing.
+		fmt.Fprintf(stderr, "notesoup history sessions: %v\n", err)
+	}
+	if *asJSON {
+		out := make([]sessionJSON, 0, len(ss))
+		for _, s := range ss {
+			out = append(out, sessionJSON{Harness: s.Harness, ID: s.ID, Selector: s.Harness + ":" + s.ID, Path: s.Path,
+				Cwd: s.Cwd, Title: s.Title, Started: s.Started, Updated: s.Updated, Size: s.Size})
+		}
+		histWriteJSON(stdout, out)
+	} else {
+		if len(ss) == 0 {
+			fmt.Fprintln(stdout, "(no sessions)")
+		}
+		for _, s := range ss {
+			fmt.Fprintf(stdout, "%s:%s  %s  %7s  %s  %s\n", s.Harness, s.ID, histStamp(s.Updated), histSize(s.Size), histOrDash(s.Cwd), s.Title)
+		}
+	}
+	if err != nil && len(ss) == 0 {
+		return 1
+	}
+	return 0
+}
+
+// openSession resolves a selector and prepares its projection and notice.
+func openSession(sel string, roots historyRoots) (history.Session, history.Projection, history.RenderOptions, error) {
+	s, err := history.Resolve(catalogFor(roots), sel, nil)
+	if err != nil {
+		return history.Session{}, history.Projection{}, history.RenderOptions{}, err
+	}
+	d, err := decoderFor(s.Harness, roots)
+	if err != nil {
+		return history.Session{}, history.Projection{}, history.RenderOptions{}, err
+	}
+	proj := history.Project(d, s, history.DecodeOptions{})
+	var ro history.RenderOptions
+	if nf, reserve := noticeFor(s.Harness); nf != nil {
+		ro.Notice = func() string { return nf(proj.Summary()) }
+		ro.NoticeReserve = reserve
+	}
+	return s, proj, ro, nil
+}
+
+func historyList(args []string, stdout, stderr io.Writer) int {
+	var roots historyRoots
+	fs := newHistoryFlags("list", stderr, &roots)
+	sel := fs.String("session", history.SelectorLatest, "session selector")
+	var q history.ListQuery
+	var roles histMultiFlag
+	fs.StringVar(&q.Query, "query", "", "literal, case-insensitive substring")
+	fs.Var(&roles, "role", "only this role: user, assistant, system, tool (repeatable or comma-separated)")
+	fs.StringVar(&q.Window, "window", "", "only this window or segment id")
+	fs.Int64Var(&q.After, "after", 0, "page forwards: entries after this seq")
+	fs.Int64Var(&q.Before, "before", 0, "page backwards: entries before this seq")
+	fs.IntVar(&q.Limit, "limit", 0, fmt.Sprintf("entries per page (default %d, at most %d)", history.DefaultListLimit, history.MaxListLimit))
+	asJSON := fs.Bool("json", false, "print JSON")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	for _, r := range roles {
+		for _, part := range strings.Split(r, ",") {
+			if part = strings.TrimSpace(part); part != "" {
+				q.Roles = append(q.Roles, history.Role(part))
+			}
+		}
+	}
+	if err := q.Validate(); err != nil {
+		fmt.Fprintf(stderr, "notesoup history list: %v\n", err)
+		return 2
+	}
+	s, proj, ro, err := openSession(*sel, roots)
+	if err != nil {
+		fmt.Fprintf(stderr, "notesoup history list: %v\n", err)
+		return 1
+	}
+	sessArg := s.Harness + ":" + s.ID
+	ro.ListHint = func(n history.ListQuery) string { return histListCommand(sessArg, n) }
+	page, err := history.List(proj.Events, q, ro)
+	if err != nil {
+		fmt.Fprintf(stderr, "notesoup history list: %v\n", err)
+		return 1
+	}
+	if *asJSON {
+		histWriteJSON(stdout, struct {
+			Session string `json:"session"`
+			history.Page
+		}{sessArg, page})
+		return 0
+	}
+	fmt.Fprint(stdout, page.Text)
+	return 0
+}
+
+// histListCommand renders the CLI command for another page.
+func histListCommand(sess string, q history.ListQuery) string {
+	parts := []string{"notesoup history list --session " + sess}
+	if q.Query != "" {
+		parts = append(parts, "--query "+strconv.Quote(q.Query))
+	}
+	for _, r := range q.Roles {
+		parts = append(parts, "--role "+string(r))
+	}
+	if q.Window != "" {
+		parts = append(parts, "--window "+strconv.Quote(q.Window))
+	}
+	if q.After > 0 {
+		parts = append(parts, fmt.Sprintf("--after %d", q.After))
+	}
+	if q.Before > 0 {
+		parts = append(parts, fmt.Sprintf("--before %d", q.Before))
+	}
+	if q.Limit > 0 {
+		parts = append(parts, fmt.Sprintf("--limit %d", q.Limit))
+	}
+	return strings.Join(parts, " ")
+}
+
+func historyRead(args []string, stdout, stderr io.Writer) int {
+	var roots historyRoots
+	fs := newHistoryFlags("read", stderr, &roots)
+	sel := fs.String("session", history.SelectorLatest, "session selector")
+	var q history.ReadQuery
+	fs.Int64Var(&q.Seq, "seq", 0, "address to read (as history list shows it)")
+	fs.IntVar(&q.Offset, "offset", 0, "byte offset to continue from, as the footer says")
+	asJSON := fs.Bool("json", false, "print JSON")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if err := q.Validate(); err != nil {
+		fmt.Fprintf(stderr, "notesoup history read: %v\n", err)
+		return 2
+	}
+	s, proj, ro, err := openSession(*sel, roots)
+	if err != nil {
+		fmt.Fprintf(stderr, "notesoup history read: %v\n", err)
+		return 1
+	}
+	sessArg := s.Harness + ":" + s.ID
+	ro.ReadHint = func(seq int64, off int) string {
+		return fmt.Sprintf("notesoup history read --session %s --seq %d --offset %d", sessArg, seq, off)
+	}
+	r, err := history.Read(proj.Events, q, ro)
+	if err != nil {
+		fmt.Fprintf(stderr, "notesoup history read: %v\n", err)
+		return 1
+	}
+	if *asJSON {
+		histWriteJSON(stdout, struct {
+			Session string `json:"session"`
+			history.ReadResult
+		}{sessArg, r})
+		return 0
+	}
+	fmt.Fprint(stdout, r.Text)
+	return 0
+}
+
+func historyState(args []string, stdout, stderr io.Writer) int {
+	var roots historyRoots
+	fs := newHistoryFlags("state", stderr, &roots)
+	sel := fs.String("session", history.SelectorLatest, "session selector")
+	asJSON := fs.Bool("json", false, "print JSON")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	s, proj, _, err := openSession(*sel, roots)
+	if err != nil {
+		fmt.Fprintf(stderr, "notesoup history state: %v\n", err)
+		return 1
+	}
+	for _, err := range proj.Events {
+		if err != nil {
+			fmt.Fprintf(stderr, "notesoup history state: %v\n", err)
+			return 1
+		}
+	}
+	sum := proj.Summary()
+	ord, err := history.State(sum)
+	if err != nil {
+		fmt.Fprintf(stderr, "notesoup history state: %v\n", err)
+		return 1
+	}
+	if *asJSON {
+		histWriteJSON(stdout, map[string]any{"session": s.Harness + ":" + s.ID, "window": sum.HeadWindow, "ordinal": ord, "windows": sum.Windows})
+		return 0
+	}
+	fmt.Fprintf(stdout, "%s ordinal %d\n", sum.HeadWindow, ord)
+	return 0
+}
+
+func histWriteJSON(w io.Writer, v any) {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(v)
+}
+
+func histStamp(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+func histOrDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func histSize(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1fG", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1fM", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1fK", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%dB", n)
+}
