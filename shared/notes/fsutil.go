@@ -12,7 +12,7 @@ import (
 // lock file when needed. The lock is an flock on an open file, so the kernel
 // releases it when the holder exits or is killed: a crashed writer never
 // leaves a stale lock behind.
-func (sc scope) lock() (unlock func(), err error) {
+func (sc *scope) lock() (unlock func(), err error) {
 	if err := mkdirAllSync(sc.dir); err != nil {
 		return nil, ioErr("create notes folder "+sc.dir, err)
 	}

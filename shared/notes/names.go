@@ -22,6 +22,10 @@ const (
 	GlobalPrefix = "~/"
 )
 
+// unportable lists characters Windows or macOS filesystems refuse or
+// mangle; notes get synced and checked out elsewhere, so names avoid them.
+const unportable = `<>:"|?*`
+
 const nameExample = "a good name looks like api/auth.md (project) or ~/style.md (global)"
 
 // Name is a validated note name.
@@ -82,6 +86,9 @@ func checkPath(orig, rel string, prefix bool) error {
 	}
 	if strings.ContainsRune(orig, '\\') {
 		return refuse(CodeInvalidName, "note name %q contains '\\'; separate folders with '/'; %s", orig, nameExample)
+	}
+	if i := strings.IndexAny(orig, unportable); i >= 0 {
+		return refuse(CodeInvalidName, "note name %q contains %q, which some filesystems forbid (avoid any of %s); %s", orig, orig[i:i+1], unportable, nameExample)
 	}
 	if strings.HasPrefix(rel, "/") {
 		return refuse(CodeInvalidName, "note name %q is an absolute path; names are relative to the notes folder; %s", orig, nameExample)

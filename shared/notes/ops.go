@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -130,21 +129,24 @@ func (sp *Space) List(req ListRequest) (ListResult, error) {
 	res := ListResult{Project: sp.root, Notes: []NoteInfo{}}
 	for _, sc := range []struct {
 		want bool
-		sc   scope
+		sc   *scope
 	}{{wantProject, sp.project}, {wantGlobal, sp.global}} {
 		if !sc.want {
 			continue
 		}
 		start := len(res.Notes)
-		err := sc.sc.walk(func(n Name, path string, fi fs.FileInfo) error {
+		err := sc.sc.walk(func(n Name, path string, _ fs.DirEntry) error {
 			if !strings.HasPrefix(n.Rel, rel) {
 				return nil
 			}
-			first, err := readFirstLine(path)
-			if err != nil {
-				return err
+			head, size, mtime, err := rawRead(path, firstLineProbe)
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil // deleted since the walk
 			}
-			res.Notes = append(res.Notes, NoteInfo{Name: n.String(), Size: fi.Size(), Modified: fi.ModTime().UTC(), FirstLine: first})
+			if err != nil {
+				return ioErr("read note "+n.String(), err)
+			}
+			res.Notes = append(res.Notes, NoteInfo{Name: n.String(), Size: size, Modified: mtime, FirstLine: FirstLine(string(head))})
 			return nil
 		})
 		if err != nil {
@@ -158,8 +160,8 @@ func (sp *Space) List(req ListRequest) (ListResult, error) {
 // walk calls fn for every note of the scope. Dot files and
 // folders (the lock, temporary files, .git) and files not ending in .md are
 // not notes and are skipped.
-func (sc scope) walk(fn func(n Name, path string, fi fs.FileInfo) error) error {
-	root, err := filepath.EvalSymlinks(sc.dir)
+func (sc *scope) walk(fn func(n Name, path string, d fs.DirEntry) error) error {
+	root, err := sc.realDir()
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -168,10 +170,10 @@ func (sc scope) walk(fn func(n Name, path string, fi fs.FileInfo) error) error {
 	}
 	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
-			if path == root {
+			if path == root && !errors.Is(err, fs.ErrNotExist) {
 				return err
 			}
-			return nil // a note removed during the walk is simply not listed
+			return nil // a note or folder removed during the walk is simply not listed
 		}
 		if path == root {
 			return nil
@@ -189,11 +191,7 @@ func (sc scope) walk(fn func(n Name, path string, fi fs.FileInfo) error) error {
 		if err != nil {
 			return nil
 		}
-		fi, err := d.Info()
-		if err != nil {
-			return nil
-		}
-		return fn(Name{Global: sc.global, Rel: filepath.ToSlash(rel)}, path, fi)
+		return fn(Name{Global: sc.global, Rel: filepath.ToSlash(rel)}, path, d)
 	})
 	if err != nil {
 		var ne *Error
@@ -203,23 +201,6 @@ func (sc scope) walk(fn func(n Name, path string, fi fs.FileInfo) error) error {
 		return ioErr("list "+sc.dir, err)
 	}
 	return nil
-}
-
-func readFirstLine(path string) (string, error) {
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return "", nil
-	}
-	if err != nil {
-		return "", ioErr("read "+path, err)
-	}
-	defer f.Close()
-	buf := make([]byte, firstLineProbe)
-	n, err := io.ReadFull(f, buf)
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-		return "", ioErr("read "+path, err)
-	}
-	return FirstLine(string(buf[:n])), nil
 }
 
 // FirstLine returns the first non-blank line of text with Markdown heading
@@ -270,12 +251,12 @@ func (sp *Space) Read(req ReadRequest) (ReadResult, error) {
 	if err != nil {
 		return ReadResult{}, err
 	}
-	data, fi, err := readNote(path, n)
+	data, mtime, err := readNote(path, n)
 	if err != nil {
 		return ReadResult{}, err
 	}
 	lines := splitLines(string(data))
-	res := ReadResult{Name: n.String(), Size: fi.Size(), Modified: fi.ModTime().UTC(), Lines: len(lines)}
+	res := ReadResult{Name: n.String(), Size: int64(len(data)), Modified: mtime, Lines: len(lines)}
 	if len(lines) == 0 {
 		if req.From > 1 {
 			return ReadResult{}, refuse(CodeInvalidRequest, "note %s is empty; read it without from/to", n)
@@ -298,24 +279,15 @@ func (sp *Space) Read(req ReadRequest) (ReadResult, error) {
 	return res, nil
 }
 
-func readNote(path string, n Name) ([]byte, fs.FileInfo, error) {
-	f, err := os.Open(path)
+func readNote(path string, n Name) ([]byte, time.Time, error) {
+	data, _, mtime, err := rawRead(path, 0)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, refuse(CodeNotFound, "no note named %s; call notes_list to see the names", n)
+		return nil, time.Time{}, refuse(CodeNotFound, "no note named %s; call notes_list to see the names", n)
 	}
 	if err != nil {
-		return nil, nil, ioErr("read note "+n.String(), err)
+		return nil, time.Time{}, ioErr("read note "+n.String(), err)
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, nil, ioErr("read note "+n.String(), err)
-	}
-	data, err := io.ReadAll(f)
-	if err != nil {
-		return nil, nil, ioErr("read note "+n.String(), err)
-	}
-	return data, fi, nil
+	return data, mtime, nil
 }
 
 // splitLines splits text into lines that keep their "\n"; a final newline
@@ -359,20 +331,30 @@ func checkContent(n Name, what, content string) error {
 // checkScopeRoom refuses a write that would take the scope over its limits.
 // It must run under the scope lock so that concurrent writers see each
 // other's notes.
-func (sc scope) checkRoom(n Name, path string, newSize int64) error {
-	var total, count int64
+func (sc *scope) checkRoom(n Name, path string, newSize int64) error {
+	var others []fs.DirEntry
 	exists := false
-	err := sc.walk(func(m Name, p string, fi fs.FileInfo) error {
+	err := sc.walk(func(m Name, p string, d fs.DirEntry) error {
 		if m.Rel == n.Rel {
 			exists = true
-			return nil
+		} else {
+			others = append(others, d)
 		}
-		total += fi.Size()
-		count++
 		return nil
 	})
 	if err != nil {
 		return err
+	}
+	count := int64(len(others))
+	// Sizes cost a stat per note; skip them when even full-size notes
+	// could not reach the limit, which is every write to a small scope.
+	var total int64
+	if count*MaxNoteBytes+newSize > maxScopeBytes {
+		for _, d := range others {
+			if fi, err := d.Info(); err == nil { // a note deleted since the walk takes no room
+				total += fi.Size()
+			}
+		}
 	}
 	if total+newSize > maxScopeBytes {
 		return refuse(CodeScopeFull, "the %s notes would total %d bytes, over the %d-byte limit per scope; delete or shorten notes first", sc.label(), total+newSize, maxScopeBytes)
@@ -383,7 +365,7 @@ func (sc scope) checkRoom(n Name, path string, newSize int64) error {
 	return nil
 }
 
-func (sc scope) label() string {
+func (sc *scope) label() string {
 	if sc.global {
 		return "global"
 	}
@@ -547,7 +529,7 @@ func (sp *Space) Delete(req DeleteRequest) (DeleteResult, error) {
 	if err := syncDir(dir); err != nil {
 		return DeleteResult{}, ioErr("delete note "+n.String(), err)
 	}
-	if root, err := filepath.EvalSymlinks(sc.dir); err == nil {
+	if root, err := sc.realDir(); err == nil {
 		removeEmptyParents(root, dir)
 	}
 	return DeleteResult{Name: n.String(), Size: fi.Size()}, nil

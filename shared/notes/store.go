@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 )
 
 // HomeEnv names the environment variable that moves the notes home.
@@ -67,14 +68,32 @@ func (s *Store) Home() string { return s.home }
 type Space struct {
 	store   *Store
 	root    string // the project root (git root of cwd, else cwd), absolute, symlinks resolved
-	project scope
-	global  scope
+	project *scope
+	global  *scope
 }
 
 // scope is one folder of notes with its own lock.
 type scope struct {
 	dir    string
 	global bool
+	// real caches dir with links resolved once it exists. Resolving costs a
+	// stat per path element on every operation otherwise, and the notes
+	// home does not move while a process runs.
+	real atomic.Pointer[string]
+}
+
+// realDir returns the scope folder with links resolved, or an error
+// matching fs.ErrNotExist when the folder does not exist yet.
+func (sc *scope) realDir() (string, error) {
+	if r := sc.real.Load(); r != nil {
+		return *r, nil
+	}
+	r, err := filepath.EvalSymlinks(sc.dir)
+	if err != nil {
+		return "", err
+	}
+	sc.real.Store(&r)
+	return r, nil
 }
 
 // Space resolves cwd to its project (the nearest enclosing folder that has a
@@ -100,8 +119,8 @@ func (s *Store) Space(cwd string) (*Space, error) {
 	return &Space{
 		store:   s,
 		root:    root,
-		project: scope{dir: filepath.Join(s.home, projectsDir, ProjectKey(root))},
-		global:  scope{dir: filepath.Join(s.home, globalDir), global: true},
+		project: &scope{dir: filepath.Join(s.home, projectsDir, ProjectKey(root))},
+		global:  &scope{dir: filepath.Join(s.home, globalDir), global: true},
 	}, nil
 }
 
@@ -161,7 +180,7 @@ func (sp *Space) ProjectDir() string { return sp.project.dir }
 // GlobalDir returns the folder holding the global scope's notes.
 func (sp *Space) GlobalDir() string { return sp.global.dir }
 
-func (sp *Space) scopeOf(n Name) scope {
+func (sp *Space) scopeOf(n Name) *scope {
 	if n.Global {
 		return sp.global
 	}
@@ -171,8 +190,8 @@ func (sp *Space) scopeOf(n Name) scope {
 // path resolves a note name to the file it is stored in, following links
 // only while they stay inside the scope. It also refuses a name whose folder
 // part is a note or whose file part is a folder.
-func (sc scope) path(n Name) (string, error) {
-	realRoot, err := filepath.EvalSymlinks(sc.dir)
+func (sc *scope) path(n Name) (string, error) {
+	realRoot, err := sc.realDir()
 	if errors.Is(err, fs.ErrNotExist) {
 		// No scope folder yet: nothing under it can be a link.
 		return filepath.Join(sc.dir, filepath.FromSlash(n.Rel)), nil

@@ -1,0 +1,332 @@
+// Package boot builds the boot block: the text a fresh context window starts
+// with, so the model learns its notes, how to keep them, and how to reset.
+//
+// Build is a pure function of its Input: the same binding, notes, sticky and
+// handoff give the same bytes (no clock, no map order), so a boot can be
+// compared and cached. File modification times are inputs (they order the
+// notes and date the index), never the current time.
+package boot
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/notesoup/notesoup/shared/notes"
+)
+
+// DefaultBudgetTokens bounds a boot block by default: enough for the
+// protocol, a full index and the text of the few most useful notes, while
+// leaving almost all of a window for work.
+const DefaultBudgetTokens = 4000
+
+// BytesPerToken is the estimate the budget uses: English prose and Markdown
+// average about four bytes per token across current tokenizers.
+const BytesPerToken = 4
+
+// Binding is how one harness exposes notesoup to the model in one window.
+type Binding struct {
+	// WindowID names the window: "<harness>:<sessionId>:<ordinal>".
+	WindowID string `json:"window_id"`
+	// ResetTool is the reset tool's name as this harness shows it to the
+	// model, e.g. "mcp__notesoup__empty_brain" in Claude Code.
+	ResetTool string `json:"reset_tool"`
+	// ToolPrefix is what the harness puts before tool names
+	// ("mcp__notesoup__" in Claude Code, "" elsewhere), so the protocol can
+	// name the notes tools exactly as the model sees them.
+	ToolPrefix string `json:"tool_prefix,omitempty"`
+}
+
+// harness is one row of the binding table.
+type harness struct {
+	name, resetTool, toolPrefix string
+}
+
+// harnesses is the binding table until the harness plugins supply bindings
+// themselves. Claude Code prefixes MCP tools with "mcp__<server>__"; Pi
+// registers its tools by their bare names; Codex groups MCP tools in a
+// "mcp__notesoup" namespace and shows the model the bare name.
+var harnesses = []harness{
+	{name: "claude", resetTool: "mcp__notesoup__empty_brain", toolPrefix: "mcp__notesoup__"},
+	{name: "codex", resetTool: "empty_brain"},
+	{name: "pi", resetTool: "empty_brain"},
+}
+
+// Harnesses lists the harness names BindingFor knows, sorted.
+func Harnesses() []string {
+	out := make([]string, len(harnesses))
+	for i, h := range harnesses {
+		out[i] = h.name
+	}
+	return out
+}
+
+// BindingFor returns the binding of a known harness for one session window.
+func BindingFor(harnessName, sessionID string, ordinal int) (Binding, error) {
+	var h *harness
+	for i := range harnesses {
+		if harnesses[i].name == harnessName {
+			h = &harnesses[i]
+		}
+	}
+	if h == nil {
+		return Binding{}, fmt.Errorf("harness %q is unknown; use one of %s", harnessName, strings.Join(Harnesses(), ", "))
+	}
+	if sessionID == "" {
+		return Binding{}, errors.New("session id is empty; pass the harness's session id")
+	}
+	if strings.IndexFunc(sessionID, func(r rune) bool { return r == ':' || unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0 {
+		return Binding{}, fmt.Errorf("session id %q contains ':', a space or a control character; window ids are <harness>:<sessionId>:<ordinal>, so pass the bare session id", sessionID)
+	}
+	if ordinal < 0 {
+		return Binding{}, fmt.Errorf("window ordinal %d is negative; the first window of a session is 0", ordinal)
+	}
+	return Binding{
+		WindowID:   h.name + ":" + sessionID + ":" + strconv.Itoa(ordinal),
+		ResetTool:  h.resetTool,
+		ToolPrefix: h.toolPrefix,
+	}, nil
+}
+
+// Input is everything a boot block is built from.
+type Input struct {
+	Binding Binding
+	// Notes are the notes of both scopes (order does not matter).
+	Notes notes.Snapshot
+	// Sticky is the last_word of the reset request that produced this
+	// window; shown once, near the top. Empty when there is none.
+	Sticky string
+	// Handoff is the paragraph that follows a reset; empty on a first window.
+	Handoff string
+	// Notices are harness remarks shown after the protocol, e.g. that
+	// history is unavailable in this session.
+	Notices []string
+	// BudgetTokens bounds the block; 0 means DefaultBudgetTokens.
+	BudgetTokens int
+}
+
+// Block is a built boot block.
+type Block struct {
+	Text string `json:"text"`
+	// Tokens is the estimated size of Text (bytes / BytesPerToken, rounded up).
+	Tokens int `json:"tokens"`
+	// Full names the notes whose whole text is included, in order.
+	Full []string `json:"full"`
+	// IndexOnly counts notes listed in the index without their text.
+	IndexOnly int `json:"index_only"`
+}
+
+// FromSpace reads the notes of sp and builds the boot block; in.Notes is
+// replaced by the snapshot.
+func FromSpace(sp *notes.Space, in Input) (Block, error) {
+	snap, err := sp.Snapshot()
+	if err != nil {
+		return Block{}, err
+	}
+	in.Notes = snap
+	return Build(in)
+}
+
+// indexNames are the note names treated as a scope's index, in order of
+// preference: an index note is the map a person or the dream pass keeps, so
+// it is shown before anything else.
+var indexNames = []string{"index.md", "readme.md"}
+
+// rank orders notes for inclusion: index notes first (project before
+// global, index.md before README.md), then the most recently changed, ties
+// by name.
+func rank(ns []notes.Note) []notes.Note {
+	out := append([]notes.Note(nil), ns...)
+	indexRank := func(n notes.Note) int {
+		name := strings.ToLower(n.Name)
+		for i, ix := range indexNames {
+			if name == ix {
+				return i
+			}
+			if name == notes.GlobalPrefix+ix {
+				return len(indexNames) + i
+			}
+		}
+		return -1
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		ri, rj := indexRank(out[i]), indexRank(out[j])
+		if (ri >= 0) != (rj >= 0) {
+			return ri >= 0
+		}
+		if ri >= 0 && ri != rj {
+			return ri < rj
+		}
+		if !out[i].Modified.Equal(out[j].Modified) {
+			return out[i].Modified.After(out[j].Modified)
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
+}
+
+// fullMark follows an index line whose note's text is in the block.
+const fullMark = " [full text below]"
+
+// Build renders the boot block. The layout is: title with the window id, the
+// protocol, notices, the sticky note, the index of every note, the full
+// text of the notes that fit the budget, and the handoff.
+//
+// The budget covers the whole block. The protocol, notices, sticky, index
+// and handoff are always included; note texts fill what remains, whole or
+// not at all, in rank order (a note too big for what remains is skipped and
+// smaller ones after it may still fit). When the fixed parts alone exceed
+// the budget the block holds no note text and is larger than the budget.
+func Build(in Input) (Block, error) {
+	b := in.Binding
+	if b.WindowID == "" || b.ResetTool == "" {
+		return Block{}, fmt.Errorf("boot binding needs a window id and a reset tool name; got %+v (use BindingFor)", b)
+	}
+	budget := in.BudgetTokens
+	if budget < 0 {
+		return Block{}, fmt.Errorf("boot budget %d tokens is negative; pass 0 for the default of %d", budget, DefaultBudgetTokens)
+	}
+	if budget == 0 {
+		budget = DefaultBudgetTokens
+	}
+	tool := func(name string) string { return b.ToolPrefix + name }
+
+	var head strings.Builder
+	fmt.Fprintf(&head, "# notesoup · window %s\n\n", b.WindowID)
+	fmt.Fprintf(&head, "Your notes are your memory: they outlive this context window and are shared by every coding agent working in this project. "+
+		"Keep them with %s, %s, %s, %s and %s; a name like api/auth.md belongs to this project, a name like ~/style.md is global (all projects).\n",
+		tool(notes.ToolList), tool(notes.ToolRead), tool(notes.ToolWrite), tool(notes.ToolEdit), tool(notes.ToolDelete))
+	fmt.Fprintf(&head, "When the context runs low or a task is done, save what the next window needs to notes, then call %s for a fresh window "+
+		"(its last_word is shown to that window). Anything not in notes is gone after a reset.\n", b.ResetTool)
+	if in.Notes.Project != "" {
+		fmt.Fprintf(&head, "Project: %s\n", in.Notes.Project)
+	}
+	for _, n := range in.Notices {
+		if n = strings.TrimSpace(n); n != "" {
+			fmt.Fprintf(&head, "\n%s\n", n)
+		}
+	}
+	if s := strings.TrimSpace(in.Sticky); s != "" {
+		fmt.Fprintf(&head, "\n## Last word from your previous window\n%s\n", s)
+	}
+
+	ranked := rank(in.Notes.Notes)
+	byName := append([]notes.Note(nil), in.Notes.Notes...)
+	sort.SliceStable(byName, func(i, j int) bool { return byName[i].Name < byName[j].Name })
+
+	var tail string
+	if h := strings.TrimSpace(in.Handoff); h != "" {
+		tail = "\n## Handoff\n" + h + "\n"
+	}
+
+	// Choose the full texts first: the index marks them.
+	blocks := make(map[string]string, len(ranked))
+	readTool := tool(notes.ToolRead)
+	// Reserve the longest header and footer the counts can produce: their
+	// digits can only shrink once the choice is made.
+	footer := max(len(textsFooter(0, len(ranked), readTool)), len(textsFooter(1, len(ranked), readTool)))
+	fixed := head.Len() + len(tail) + indexLen(byName) + len(textsHeader(len(ranked), len(ranked))) + footer
+	room := budget*BytesPerToken - fixed
+	full := map[string]bool{}
+	var fullOrder []string
+	for _, n := range ranked {
+		blk := noteBlock(n)
+		if cost := len(blk) + len(fullMark); cost <= room {
+			room -= cost
+			full[n.Name] = true
+			fullOrder = append(fullOrder, n.Name)
+			blocks[n.Name] = blk
+		}
+	}
+
+	var out strings.Builder
+	out.WriteString(head.String())
+	writeIndex(&out, byName, full, countGlobal(byName))
+	if len(ranked) > 0 {
+		out.WriteString(textsHeader(len(fullOrder), len(ranked)))
+		for _, name := range fullOrder {
+			out.WriteString(blocks[name])
+		}
+		out.WriteString(textsFooter(len(fullOrder), len(ranked), readTool))
+	}
+	out.WriteString(tail)
+	text := out.String()
+	return Block{
+		Text:      text,
+		Tokens:    (len(text) + BytesPerToken - 1) / BytesPerToken,
+		Full:      fullOrder,
+		IndexOnly: len(ranked) - len(fullOrder),
+	}, nil
+}
+
+func countGlobal(ns []notes.Note) int {
+	g := 0
+	for _, n := range ns {
+		if strings.HasPrefix(n.Name, notes.GlobalPrefix) {
+			g++
+		}
+	}
+	return g
+}
+
+func indexLine(n notes.Note) string {
+	first := notes.FirstLine(n.Content)
+	if first != "" {
+		first = ": " + first
+	}
+	return fmt.Sprintf("- %s (%s, %s)%s", n.Name, notes.HumanSize(n.Size), n.Modified.UTC().Format("2006-01-02"), first)
+}
+
+func indexHeader(total, global int) string {
+	if total == 0 {
+		return "\n## Notes\nNo notes yet. Start one when you learn something the next window will need.\n"
+	}
+	return fmt.Sprintf("\n## Notes index (%d: %d project, %d global)\n", total, total-global, global)
+}
+
+func indexLen(ns []notes.Note) int {
+	n := len(indexHeader(len(ns), countGlobal(ns)))
+	for _, note := range ns {
+		n += len(indexLine(note)) + 1
+	}
+	return n
+}
+
+func writeIndex(w *strings.Builder, ns []notes.Note, full map[string]bool, global int) {
+	w.WriteString(indexHeader(len(ns), global))
+	for _, n := range ns {
+		w.WriteString(indexLine(n))
+		if full[n.Name] {
+			w.WriteString(fullMark)
+		}
+		w.WriteByte('\n')
+	}
+}
+
+func textsHeader(shown, total int) string {
+	return fmt.Sprintf("\n## Notes in full (%d of %d: index notes first, then the most recently changed)\n", shown, total)
+}
+
+func textsFooter(shown, total int, readTool string) string {
+	switch {
+	case total == 0 || shown == total:
+		return ""
+	case shown == 0:
+		return fmt.Sprintf("No note fits the boot budget whole, so all %d are in the index only; read them with %s.\n", total, readTool)
+	default:
+		return fmt.Sprintf("The other %d notes are in the index only (a note is shown whole or not at all); read them with %s.\n", total-shown, readTool)
+	}
+}
+
+// noteBlock renders a note's whole text between tags, so Markdown headings
+// and fences inside a note cannot blur where it starts and ends.
+func noteBlock(n notes.Note) string {
+	c := n.Content
+	if c != "" && !strings.HasSuffix(c, "\n") {
+		c += "\n"
+	}
+	return "<note name=\"" + n.Name + "\">\n" + c + "</note>\n"
+}
