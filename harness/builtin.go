@@ -102,6 +102,9 @@ func (b *Builtin) Decode(ctx context.Context, req contract.DecodeRequest, emit h
 
 // Thresholds implements contract.Harness.
 func (b *Builtin) Thresholds(_ context.Context, in reset.ThresholdInput) (reset.NativePoint, error) {
+	if b.Resolve == nil {
+		return reset.NativePoint{Reason: b.Name + ": this plugin does not resolve thresholds"}, nil
+	}
 	return b.Resolve(in), nil
 }
 

@@ -1,0 +1,141 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/notesoup/notesoup/contract"
+	"github.com/notesoup/notesoup/harness"
+	"github.com/notesoup/notesoup/harness/claude"
+	"github.com/notesoup/notesoup/harness/codex"
+	"github.com/notesoup/notesoup/harness/pi"
+	"github.com/notesoup/notesoup/host"
+)
+
+// builtins are the harnesses this binary serves itself in plugin mode.
+var builtins = map[string]func() *harness.Builtin{
+	"claude": claude.Plugin,
+	"pi":     pi.Plugin,
+	"codex":  codex.Plugin,
+}
+
+func builtinNames() []string {
+	names := make([]string, 0, len(builtins))
+	for n := range builtins {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// newLogger returns the process logger: stderr only (stdout belongs to the
+// protocols), level from NOTESOUP_LOG (debug|info|warn|error, default warn).
+func newLogger(name string) hclog.Logger {
+	level := hclog.LevelFromString(os.Getenv("NOTESOUP_LOG"))
+	if level == hclog.NoLevel {
+		level = hclog.Warn
+	}
+	return hclog.New(&hclog.LoggerOptions{Name: name, Level: level, Output: os.Stderr})
+}
+
+// newHost returns a plugin host for this process's built-ins and the
+// external plugins in the default plugin directories.
+func newHost() *host.Host {
+	return host.New(host.WithBuiltins(builtinNames()...), host.WithLogger(newLogger("notesoup")))
+}
+
+func init() {
+	register(host.PluginModeArg, "(internal) serve a built-in harness plugin to the host", runPluginMode)
+	register("plugins", "list harness plugins: name, source, versions, capabilities, status", runPlugins)
+}
+
+// runPluginMode serves one built-in harness over go-plugin. The host starts
+// it; a person running it by hand gets go-plugin's explanation instead.
+func runPluginMode(args []string, _, stderr io.Writer) int {
+	if len(args) != 1 || builtins[args[0]] == nil {
+		fmt.Fprintf(stderr, "notesoup: %s takes one built-in harness name, one of %v\n", host.PluginModeArg, builtinNames())
+		return 2
+	}
+	contract.Serve(builtins[args[0]](), contract.WithServeLogger(newLogger("notesoup-harness-"+args[0])))
+	return 0
+}
+
+// pluginRow is one line of `notesoup plugins`.
+type pluginRow struct {
+	Name             string   `json:"name"`
+	Source           string   `json:"source"`
+	PluginVersion    string   `json:"plugin_version,omitempty"`
+	ContractVersions []int    `json:"contract_versions,omitempty"`
+	Capabilities     []string `json:"capabilities,omitempty"`
+	DefaultRoots     []string `json:"default_roots,omitempty"`
+	Status           string   `json:"status"`
+	Error            string   `json:"error,omitempty"`
+}
+
+func runPlugins(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("plugins", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "print JSON for scripts")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	h := newHost()
+	defer h.Close()
+	rows := listPlugins(context.Background(), h)
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rows); err != nil {
+			fmt.Fprintln(stderr, "notesoup:", err)
+			return 1
+		}
+		return 0
+	}
+	for _, r := range rows {
+		if r.Error != "" {
+			fmt.Fprintf(stdout, "%-8s %-7s %s\n         error: %s\n", r.Name, r.Status, r.Source, sanitizeLine(r.Error))
+			continue
+		}
+		fmt.Fprintf(stdout, "%-8s %-7s %s  v%s  contract %v  [%s]\n", r.Name, r.Status, r.Source, r.PluginVersion, r.ContractVersions, strings.Join(r.Capabilities, ","))
+	}
+	return 0
+}
+
+// listPlugins starts every harness the host can find and fingerprints it.
+// A plugin that fails is listed with its error, not dropped.
+func listPlugins(ctx context.Context, h *host.Host) []pluginRow {
+	var rows []pluginRow
+	for _, name := range h.Names() {
+		d, src, err := h.Describe(ctx, name)
+		row := pluginRow{Name: name, Source: src, Status: "ok"}
+		if err != nil {
+			row.Status = "failed"
+			row.Error = err.Error()
+			if pe, ok := err.(*host.PluginError); ok {
+				row.Source = pe.Source
+			}
+		} else {
+			row.PluginVersion, row.ContractVersions, row.Capabilities, row.DefaultRoots = d.PluginVersion, d.ContractVersions, d.Capabilities, d.DefaultRoots
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// sanitizeLine makes an error printable on one terminal line: control
+// characters (a plugin's stray output may carry escapes) become spaces.
+func sanitizeLine(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, s)
+}

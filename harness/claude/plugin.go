@@ -1,0 +1,41 @@
+package claude
+
+import (
+	"github.com/notesoup/notesoup/harness"
+	"github.com/notesoup/notesoup/shared/history"
+	"github.com/notesoup/notesoup/version"
+)
+
+// ResetTool is the reset tool's name as Claude Code shows it to the model:
+// the mod registers empty_brain in plugin "notesoup", and Claude Code
+// prefixes plugin tools with mcp__<plugin>__.
+const ResetTool = "mcp__notesoup__empty_brain"
+
+// Plugin returns the built-in Claude Code harness plugin.
+func Plugin() *harness.Builtin {
+	return &harness.Builtin{
+		Name:      history.HarnessClaude,
+		Version:   version.Version,
+		ResetTool: ResetTool,
+		Roots: func() ([]string, error) {
+			r, err := DefaultRoot()
+			if err != nil {
+				return nil, err
+			}
+			return []string{r}, nil
+		},
+		Sessions: func(roots []string) ([]history.Session, error) {
+			var all []history.Session
+			for _, r := range roots {
+				s, err := ListSessions(r)
+				if err != nil {
+					return nil, err
+				}
+				all = append(all, s...)
+			}
+			return all, nil
+		},
+		Decoder: func([]string) history.Decoder { return Decoder{} },
+		Resolve: resolveThresholds,
+	}
+}

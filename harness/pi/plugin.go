@@ -1,0 +1,23 @@
+package pi
+
+import (
+	"github.com/notesoup/notesoup/harness"
+	"github.com/notesoup/notesoup/shared/history"
+	"github.com/notesoup/notesoup/version"
+)
+
+// ResetTool is the reset tool's name as the Pi extension registers it.
+const ResetTool = "empty_brain"
+
+// Plugin returns the built-in Pi harness plugin.
+func Plugin() *harness.Builtin {
+	return &harness.Builtin{
+		Name:      history.HarnessPi,
+		Version:   version.Version,
+		ResetTool: ResetTool,
+		Roots:     DefaultRoots,
+		Sessions:  ListSessions,
+		Decoder:   func([]string) history.Decoder { return Decoder{} },
+		Resolve:   resolveThresholds,
+	}
+}
