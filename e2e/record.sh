@@ -433,6 +433,98 @@ scenario_codex_tools() {
 	collect codex tools $(codex_sessions)
 }
 
+# codex_thread FILE: the thread id, the last 36 characters of the name.
+codex_thread() { local b; b=$(basename "$1" .jsonl); echo "${b: -36}"; }
+
+# codex_session: the one rollout of the workspace (fails if not exactly one).
+codex_session() {
+	local files
+	files=$(codex_sessions)
+	[ -n "$files" ] && [ "$(echo "$files" | wc -l)" -eq 1 ] || die "want exactly one codex rollout, got: ${files:-none}"
+	echo "$files"
+}
+
+# compact: model_auto_compact_token_limit=50000 and a tool-call reply that
+# reports 80000 input tokens, so Codex compacts mid-turn (the compaction
+# request is answered by the script's "summarize" rule), then finishes.
+scenario_codex_compact() {
+	setup codex compact
+	start_server codex-compact.json
+	codex_setup
+	# shellcheck disable=SC2046
+	run_cli run1 $(codex_env) "$CODEX" exec --skip-git-repo-check -C "$W/work" -c model_auto_compact_token_limit=50000 'Read notes.txt'
+	stop_server
+	local f
+	f=$(codex_session)
+	require "$f" 'select(.type=="compacted")' "a compacted line"
+	collect codex compact "$f"
+}
+
+# resume: `exec resume <thread>` appends to the same rollout.
+scenario_codex_resume() {
+	setup codex resume
+	start_server codex-resume.json
+	codex_setup
+	# shellcheck disable=SC2046
+	run_cli run1 $(codex_env) "$CODEX" exec --skip-git-repo-check -C "$W/work" 'Hi there'
+	local f
+	f=$(codex_session)
+	# shellcheck disable=SC2046
+	run_cli run2 $(codex_env) "$CODEX" exec --skip-git-repo-check -C "$W/work" resume "$(codex_thread "$f")" 'Print the word resumed'
+	stop_server
+	codex_session >/dev/null
+	collect codex resume "$f"
+}
+
+# fork: `exec fork <thread>` writes a new rollout whose session_meta names
+# the parent (forked_from_id, history_base) without copying its lines.
+scenario_codex_fork() {
+	setup codex fork
+	start_server codex-fork.json
+	codex_setup
+	# shellcheck disable=SC2046
+	run_cli run1 $(codex_env) "$CODEX" exec --skip-git-repo-check -C "$W/work" 'Read notes.txt'
+	local f
+	f=$(codex_session)
+	# shellcheck disable=SC2046
+	run_cli run2 $(codex_env) "$CODEX" exec --skip-git-repo-check -C "$W/work" fork "$(codex_thread "$f")" 'Let us buy oat milk instead'
+	stop_server
+	local files child
+	files=$(codex_sessions)
+	[ "$(echo "$files" | wc -l)" -eq 2 ] || die "fork: want 2 rollouts, got: $files"
+	for child in $files; do [ "$child" = "$f" ] || break; done
+	require "$child" 'select(.type=="session_meta" and .payload.forked_from_id != null)' "a session_meta with forked_from_id"
+	# shellcheck disable=SC2086
+	collect codex fork $files
+}
+
+# mcp: the echomcp stdio server (testkit/cmd/echomcp) wired as MCP server
+# "echo"; the model calls its tool as namespace mcp__echo, name echo.
+scenario_codex_mcp() {
+	setup codex mcp
+	start_server codex-mcp.json
+	codex_setup
+	cat >>"$W/home/.codex/config.toml" <<EOF
+
+[mcp_servers.echo]
+command = "$bin/echomcp"
+args = ["-log", "$W/logs/echomcp.jsonl"]
+startup_timeout_sec = 20
+tool_timeout_sec = 60
+default_tools_approval_mode = "approve"
+EOF
+	show cat "$W/home/.codex/config.toml" "# + [mcp_servers.echo] command=$bin/echomcp args=[-log, \$W/logs/echomcp.jsonl] default_tools_approval_mode=approve"
+	# shellcheck disable=SC2046
+	run_cli run1 $(codex_env) "$CODEX" exec --skip-git-repo-check -C "$W/work" 'Call the echo tool with: ping from the model'
+	stop_server
+	local f
+	f=$(codex_session)
+	require "$f" 'select(.type=="response_item" and .payload.type=="function_call" and .payload.namespace=="mcp__echo")' "an MCP function_call"
+	require "$f" 'select(.type=="response_item" and .payload.type=="function_call_output") | select(.payload.output | tostring | test("PING FROM THE MODEL"))' "the MCP tool's output"
+	[ -s "$W/logs/echomcp.jsonl" ] || die "mcp: echomcp logged no call"
+	collect codex mcp "$f"
+}
+
 # ---------------------------------------------------------------------------
 # README per harness: generated from the command logs of the scenarios
 # present in OUTDIR/<harness>/.
