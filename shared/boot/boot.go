@@ -8,9 +8,10 @@
 package boot
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -137,35 +138,63 @@ var indexNames = []string{"index.md", "readme.md"}
 
 // rank orders notes for inclusion: index notes first (project before
 // global, index.md before README.md), then the most recently changed, ties
-// by name.
-func rank(ns []notes.Note) []notes.Note {
-	out := append([]notes.Note(nil), ns...)
-	indexRank := func(n notes.Note) int {
-		name := strings.ToLower(n.Name)
-		for i, ix := range indexNames {
-			if name == ix {
-				return i
-			}
-			if name == notes.GlobalPrefix+ix {
+// by name (and, for duplicate names, by text, so input order never shows).
+func rank(ns []notes.Note) []*notes.Note {
+	type keyed struct {
+		n   *notes.Note
+		idx int // position in the index preference, or len when not an index note
+	}
+	ks := make([]keyed, len(ns))
+	for i := range ns {
+		ks[i] = keyed{n: &ns[i], idx: indexRank(ns[i].Name)}
+	}
+	slices.SortFunc(ks, func(a, b keyed) int {
+		if a.idx != b.idx {
+			return cmp.Compare(a.idx, b.idx)
+		}
+		if c := b.n.Modified.Compare(a.n.Modified); c != 0 {
+			return c
+		}
+		return compareNotes(a.n, b.n)
+	})
+	out := make([]*notes.Note, len(ks))
+	for i, k := range ks {
+		out[i] = k.n
+	}
+	return out
+}
+
+// byName orders notes by name (the index order), duplicates by text.
+func byName(ns []notes.Note) []*notes.Note {
+	out := make([]*notes.Note, len(ns))
+	for i := range ns {
+		out[i] = &ns[i]
+	}
+	slices.SortFunc(out, compareNotes)
+	return out
+}
+
+func compareNotes(a, b *notes.Note) int {
+	if c := strings.Compare(a.Name, b.Name); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Content, b.Content)
+}
+
+// indexRank places index notes: project index.md, project README.md,
+// global ones after; every other note gets the same, last rank.
+func indexRank(name string) int {
+	global := strings.HasPrefix(name, notes.GlobalPrefix)
+	base := strings.TrimPrefix(name, notes.GlobalPrefix)
+	for i, ix := range indexNames {
+		if strings.EqualFold(base, ix) {
+			if global {
 				return len(indexNames) + i
 			}
+			return i
 		}
-		return -1
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		ri, rj := indexRank(out[i]), indexRank(out[j])
-		if (ri >= 0) != (rj >= 0) {
-			return ri >= 0
-		}
-		if ri >= 0 && ri != rj {
-			return ri < rj
-		}
-		if !out[i].Modified.Equal(out[j].Modified) {
-			return out[i].Modified.After(out[j].Modified)
-		}
-		return out[i].Name < out[j].Name
-	})
-	return out
+	return 2 * len(indexNames)
 }
 
 // fullMark follows an index line whose note's text is in the block.
@@ -214,43 +243,56 @@ func Build(in Input) (Block, error) {
 	}
 
 	ranked := rank(in.Notes.Notes)
-	byName := append([]notes.Note(nil), in.Notes.Notes...)
-	sort.SliceStable(byName, func(i, j int) bool { return byName[i].Name < byName[j].Name })
+	sorted := byName(in.Notes.Notes)
 
 	var tail string
 	if h := strings.TrimSpace(in.Handoff); h != "" {
 		tail = "\n## Handoff\n" + h + "\n"
 	}
 
-	// Choose the full texts first: the index marks them.
-	blocks := make(map[string]string, len(ranked))
 	readTool := tool(notes.ToolRead)
 	// Reserve the longest header and footer the counts can produce: their
 	// digits can only shrink once the choice is made.
 	footer := max(len(textsFooter(0, len(ranked), readTool)), len(textsFooter(1, len(ranked), readTool)))
-	fixed := head.Len() + len(tail) + indexLen(byName) + len(textsHeader(len(ranked), len(ranked))) + footer
+	lines := make([]string, len(sorted))
+	indexLen := len(indexHeader(len(sorted), countGlobal(sorted)))
+	for i, n := range sorted {
+		lines[i] = indexLine(n)
+		indexLen += len(lines[i]) + 1
+	}
+
+	// Choose the full texts first: the index marks them.
+	fixed := head.Len() + len(tail) + indexLen + len(textsHeader(len(ranked), len(ranked))) + footer
 	room := budget*BytesPerToken - fixed
 	full := map[string]bool{}
-	var fullOrder []string
+	var chosen []*notes.Note
 	for _, n := range ranked {
-		blk := noteBlock(n)
-		if cost := len(blk) + len(fullMark); cost <= room {
+		if cost := noteBlockLen(n) + len(fullMark); cost <= room {
 			room -= cost
 			full[n.Name] = true
-			fullOrder = append(fullOrder, n.Name)
-			blocks[n.Name] = blk
+			chosen = append(chosen, n)
 		}
 	}
 
 	var out strings.Builder
+	out.Grow(fixed + budget*BytesPerToken)
 	out.WriteString(head.String())
-	writeIndex(&out, byName, full, countGlobal(byName))
-	if len(ranked) > 0 {
-		out.WriteString(textsHeader(len(fullOrder), len(ranked)))
-		for _, name := range fullOrder {
-			out.WriteString(blocks[name])
+	out.WriteString(indexHeader(len(sorted), countGlobal(sorted)))
+	for i, n := range sorted {
+		out.WriteString(lines[i])
+		if full[n.Name] {
+			out.WriteString(fullMark)
 		}
-		out.WriteString(textsFooter(len(fullOrder), len(ranked), readTool))
+		out.WriteByte('\n')
+	}
+	fullOrder := make([]string, len(chosen))
+	if len(ranked) > 0 {
+		out.WriteString(textsHeader(len(chosen), len(ranked)))
+		for i, n := range chosen {
+			writeNoteBlock(&out, n)
+			fullOrder[i] = n.Name
+		}
+		out.WriteString(textsFooter(len(chosen), len(ranked), readTool))
 	}
 	out.WriteString(tail)
 	text := out.String()
@@ -262,7 +304,7 @@ func Build(in Input) (Block, error) {
 	}, nil
 }
 
-func countGlobal(ns []notes.Note) int {
+func countGlobal(ns []*notes.Note) int {
 	g := 0
 	for _, n := range ns {
 		if strings.HasPrefix(n.Name, notes.GlobalPrefix) {
@@ -272,12 +314,12 @@ func countGlobal(ns []notes.Note) int {
 	return g
 }
 
-func indexLine(n notes.Note) string {
+func indexLine(n *notes.Note) string {
 	first := notes.FirstLine(n.Content)
 	if first != "" {
 		first = ": " + first
 	}
-	return fmt.Sprintf("- %s (%s, %s)%s", n.Name, notes.HumanSize(n.Size), n.Modified.UTC().Format("2006-01-02"), first)
+	return "- " + n.Name + " (" + notes.HumanSize(n.Size) + ", " + n.Modified.UTC().Format("2006-01-02") + ")" + first
 }
 
 func indexHeader(total, global int) string {
@@ -285,25 +327,6 @@ func indexHeader(total, global int) string {
 		return "\n## Notes\nNo notes yet. Start one when you learn something the next window will need.\n"
 	}
 	return fmt.Sprintf("\n## Notes index (%d: %d project, %d global)\n", total, total-global, global)
-}
-
-func indexLen(ns []notes.Note) int {
-	n := len(indexHeader(len(ns), countGlobal(ns)))
-	for _, note := range ns {
-		n += len(indexLine(note)) + 1
-	}
-	return n
-}
-
-func writeIndex(w *strings.Builder, ns []notes.Note, full map[string]bool, global int) {
-	w.WriteString(indexHeader(len(ns), global))
-	for _, n := range ns {
-		w.WriteString(indexLine(n))
-		if full[n.Name] {
-			w.WriteString(fullMark)
-		}
-		w.WriteByte('\n')
-	}
 }
 
 func textsHeader(shown, total int) string {
@@ -321,12 +344,31 @@ func textsFooter(shown, total int, readTool string) string {
 	}
 }
 
-// noteBlock renders a note's whole text between tags, so Markdown headings
-// and fences inside a note cannot blur where it starts and ends.
-func noteBlock(n notes.Note) string {
-	c := n.Content
-	if c != "" && !strings.HasSuffix(c, "\n") {
-		c += "\n"
+// Note texts sit between tags, so Markdown headings and fences inside a
+// note cannot blur where it starts and ends.
+const (
+	noteOpen  = "<note name=\""
+	noteOpen2 = "\">\n"
+	noteClose = "</note>\n"
+)
+
+// noteBlockLen is the length writeNoteBlock will write, computed without
+// building the text: most notes of a large store are only measured.
+func noteBlockLen(n *notes.Note) int {
+	l := len(noteOpen) + len(n.Name) + len(noteOpen2) + len(n.Content) + len(noteClose)
+	if n.Content != "" && !strings.HasSuffix(n.Content, "\n") {
+		l++
 	}
-	return "<note name=\"" + n.Name + "\">\n" + c + "</note>\n"
+	return l
+}
+
+func writeNoteBlock(w *strings.Builder, n *notes.Note) {
+	w.WriteString(noteOpen)
+	w.WriteString(n.Name)
+	w.WriteString(noteOpen2)
+	w.WriteString(n.Content)
+	if n.Content != "" && !strings.HasSuffix(n.Content, "\n") {
+		w.WriteByte('\n')
+	}
+	w.WriteString(noteClose)
 }

@@ -1,0 +1,264 @@
+package boot
+
+import (
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/notesoup/notesoup/shared/notes"
+)
+
+func TestBindingFor(t *testing.T) {
+	tests := []struct {
+		harness, session string
+		ordinal          int
+		want             Binding
+		wantErr          string
+	}{
+		{"claude", "abc-123", 0, Binding{WindowID: "claude:abc-123:0", ResetTool: "mcp__notesoup__empty_brain", ToolPrefix: "mcp__notesoup__"}, ""},
+		{"pi", "s1", 2, Binding{WindowID: "pi:s1:2", ResetTool: "empty_brain"}, ""},
+		{"codex", "019a-thread", 7, Binding{WindowID: "codex:019a-thread:7", ResetTool: "empty_brain"}, ""},
+		{"cursor", "s", 0, Binding{}, "use one of claude, codex, pi"},
+		{"claude", "", 0, Binding{}, "session id is empty"},
+		{"claude", "a:b", 0, Binding{}, "bare session id"},
+		{"claude", "a b", 0, Binding{}, "bare session id"},
+		{"claude", "s", -1, Binding{}, "first window of a session is 0"},
+	}
+	for _, tt := range tests {
+		got, err := BindingFor(tt.harness, tt.session, tt.ordinal)
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("BindingFor(%q,%q,%d) err = %v, want %q", tt.harness, tt.session, tt.ordinal, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("BindingFor(%q,%q,%d) = %+v, %v; want %+v", tt.harness, tt.session, tt.ordinal, got, err, tt.want)
+		}
+	}
+}
+
+var t0 = time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+
+func note(name string, ageHours int, content string) notes.Note {
+	return notes.Note{Name: name, Size: int64(len(content)), Modified: t0.Add(-time.Duration(ageHours) * time.Hour), Content: content}
+}
+
+func claude(t *testing.T) Binding {
+	b, err := BindingFor("claude", "sess", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestBuildLayout(t *testing.T) {
+	in := Input{
+		Binding: claude(t),
+		Notes: notes.Snapshot{Project: "/src/app", Notes: []notes.Note{
+			note("api/auth.md", 1, "# Auth\nTokens expire after 1h.\n"),
+			note("~/style.md", 5, "Prefer tabs."),
+			note("index.md", 100, "# Map of notes\n- api/auth.md: auth\n"),
+		}},
+		Sticky:  "  finish the migration test  \n",
+		Handoff: "You were reset; continue from your notes.",
+		Notices: []string{"History is unavailable in this session."},
+	}
+	blk, err := Build(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := blk.Text
+	mustOrder := []string{
+		"# notesoup · window claude:sess:1\n",
+		"mcp__notesoup__notes_list, mcp__notesoup__notes_read, mcp__notesoup__notes_write, mcp__notesoup__notes_edit and mcp__notesoup__notes_delete",
+		"then call mcp__notesoup__empty_brain for a fresh window",
+		"Anything not in notes is gone after a reset.",
+		"Project: /src/app\n",
+		"\nHistory is unavailable in this session.\n",
+		"## Last word from your previous window\nfinish the migration test\n",
+		"## Notes index (3: 2 project, 1 global)\n",
+		"- api/auth.md (31 B, 2026-11-01): Auth [full text below]\n",
+		"- index.md (35 B, 2026-10-28): Map of notes [full text below]\n",
+		"- ~/style.md (12 B, 2026-11-01): Prefer tabs. [full text below]\n",
+		"## Notes in full (3 of 3",
+		"<note name=\"index.md\">\n# Map of notes\n- api/auth.md: auth\n</note>\n",
+		"<note name=\"api/auth.md\">\n# Auth\nTokens expire after 1h.\n</note>\n",
+		"<note name=\"~/style.md\">\nPrefer tabs.\n</note>\n",
+		"\n## Handoff\nYou were reset; continue from your notes.\n",
+	}
+	pos := 0
+	for _, s := range mustOrder {
+		i := strings.Index(text[pos:], s)
+		if i < 0 {
+			t.Fatalf("boot lacks %q after byte %d:\n%s", s, pos, text)
+		}
+		pos += i + len(s)
+	}
+	if !strings.HasSuffix(text, "continue from your notes.\n") {
+		t.Errorf("boot does not end with the handoff:\n%s", text)
+	}
+	if strings.Count(text, "finish the migration test") != 1 {
+		t.Errorf("sticky shown %d times", strings.Count(text, "finish the migration test"))
+	}
+	if blk.Tokens != (len(text)+3)/4 || blk.IndexOnly != 0 || strings.Join(blk.Full, ",") != "index.md,api/auth.md,~/style.md" {
+		t.Errorf("block meta = %+v", blk)
+	}
+	// Pi's binding names its own reset tool and bare tool names.
+	pi, _ := BindingFor("pi", "s", 0)
+	in.Binding = pi
+	blk, _ = Build(in)
+	if !strings.Contains(blk.Text, "then call empty_brain for a fresh window") || strings.Contains(blk.Text, "mcp__") {
+		t.Errorf("pi boot does not use pi's tool names:\n%s", blk.Text)
+	}
+	// No sticky, no handoff, no notices: those sections are absent.
+	in.Sticky, in.Handoff, in.Notices = " ", "", nil
+	blk, _ = Build(in)
+	for _, s := range []string{"Last word", "Handoff", "History is unavailable"} {
+		if strings.Contains(blk.Text, s) {
+			t.Errorf("boot without %s still mentions it", s)
+		}
+	}
+}
+
+func TestBuildSelectionAndBudget(t *testing.T) {
+	big := strings.Repeat("b", 3000)
+	all := []notes.Note{
+		note("old.md", 50, "old\n"),
+		note("README.md", 200, "# Readme\n"),
+		note("~/index.md", 300, "# Global map\n"),
+		note("big.md", 0, big+"\n"),
+		note("tie-b.md", 10, "tie b\n"),
+		note("tie-a.md", 10, "tie a\n"),
+		note("new.md", 2, "new\n"),
+	}
+	tests := []struct {
+		name       string
+		budget     int
+		wantFull   []string
+		wantAbsent []string
+	}{
+		{name: "everything fits", budget: 10000,
+			wantFull: []string{"README.md", "~/index.md", "big.md", "new.md", "tie-a.md", "tie-b.md", "old.md"}},
+		{name: "big note skipped, smaller later ones fit", budget: 700,
+			wantFull: []string{"README.md", "~/index.md", "new.md", "tie-a.md", "tie-b.md", "old.md"}, wantAbsent: []string{big}},
+		{name: "fixed parts exceed the budget", budget: 10,
+			wantFull: nil, wantAbsent: []string{"<note name=", big}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			blk, err := Build(Input{Binding: claude(t), Notes: notes.Snapshot{Notes: all}, BudgetTokens: tt.budget})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Join(blk.Full, ",") != strings.Join(tt.wantFull, ",") {
+				t.Errorf("full = %v, want %v", blk.Full, tt.wantFull)
+			}
+			if blk.IndexOnly != len(all)-len(tt.wantFull) {
+				t.Errorf("index only = %d", blk.IndexOnly)
+			}
+			for _, n := range all {
+				if !strings.Contains(blk.Text, "- "+n.Name+" (") {
+					t.Errorf("index lacks %s", n.Name)
+				}
+			}
+			for _, s := range tt.wantAbsent {
+				if strings.Contains(blk.Text, s) {
+					t.Errorf("boot contains %.40q", s)
+				}
+			}
+			// Every note whose text appears, appears whole and is marked.
+			for _, n := range all {
+				in := strings.Contains(blk.Text, "<note name=\""+n.Name+"\">")
+				whole := strings.Contains(blk.Text, "<note name=\""+n.Name+"\">\n"+n.Content+"</note>\n")
+				if in != whole {
+					t.Errorf("%s appears but not whole", n.Name)
+				}
+				if marked := strings.Contains(blk.Text, n.Name+" ("+notes.HumanSize(n.Size)) && strings.Contains(blk.Text, n.Name+" ("+notes.HumanSize(n.Size)+", "+n.Modified.Format("2006-01-02")+"): "+notes.FirstLine(n.Content)+fullMark); marked != in {
+					t.Errorf("%s: in full = %v but marked = %v", n.Name, in, marked)
+				}
+			}
+			if blk.IndexOnly > 0 && !strings.Contains(blk.Text, "index only") {
+				t.Errorf("omitted notes are not announced:\n%s", blk.Text)
+			}
+			if len(tt.wantFull) > 0 && blk.Tokens > tt.budget {
+				t.Errorf("block is %d tokens, over the %d budget", blk.Tokens, tt.budget)
+			}
+		})
+	}
+}
+
+func TestBuildDeterministic(t *testing.T) {
+	var ns []notes.Note
+	for i := 0; i < 60; i++ {
+		ns = append(ns, note(fmt.Sprintf("n%02d.md", i), i%7, fmt.Sprintf("# note %d\n%s", i, strings.Repeat("x", i*10))))
+	}
+	in := Input{Binding: claude(t), Notes: notes.Snapshot{Project: "/p", Notes: ns}, Sticky: "s", Handoff: "h", BudgetTokens: 1500}
+	first, err := Build(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewSource(1))
+	for i := 0; i < 20; i++ {
+		shuffled := append([]notes.Note(nil), ns...)
+		rng.Shuffle(len(shuffled), func(a, b int) { shuffled[a], shuffled[b] = shuffled[b], shuffled[a] })
+		in.Notes.Notes = shuffled
+		again, _ := Build(in)
+		if again.Text != first.Text {
+			t.Fatalf("input order changed the boot bytes")
+		}
+	}
+	if ns[0].Name != "n00.md" {
+		t.Errorf("Build reordered its input")
+	}
+}
+
+func TestBuildRefusals(t *testing.T) {
+	tests := []struct {
+		name string
+		in   Input
+		want string
+	}{
+		{"no window id", Input{Binding: Binding{ResetTool: "x"}}, "window id"},
+		{"no reset tool", Input{Binding: Binding{WindowID: "pi:s:0"}}, "reset tool"},
+		{"negative budget", Input{Binding: Binding{WindowID: "pi:s:0", ResetTool: "empty_brain"}, BudgetTokens: -1}, "negative"},
+	}
+	for _, tt := range tests {
+		if _, err := Build(tt.in); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: err = %v, want %q", tt.name, err, tt.want)
+		}
+	}
+	blk, err := Build(Input{Binding: Binding{WindowID: "pi:s:0", ResetTool: "empty_brain"}})
+	if err != nil || !strings.Contains(blk.Text, "No notes yet") || strings.Contains(blk.Text, "Notes in full") {
+		t.Errorf("empty boot = %q, %v", blk.Text, err)
+	}
+}
+
+func TestFromSpace(t *testing.T) {
+	home, proj := t.TempDir(), t.TempDir()
+	os.Mkdir(filepath.Join(proj, ".git"), 0o755)
+	sp, err := notes.Open(home).Space(proj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, body := range map[string]string{"index.md": "# Index\n", "a/b.md": "B\n", "~/me.md": "Me\n"} {
+		if _, err := sp.Write(notes.WriteRequest{Name: name, Content: body}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	blk, err := FromSpace(sp, Input{Binding: claude(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(blk.Full) != 3 || blk.Full[0] != "index.md" || !strings.Contains(blk.Text, "Project: "+sp.Root()+"\n") {
+		t.Errorf("boot from space = %+v", blk)
+	}
+	again, _ := FromSpace(sp, Input{Binding: claude(t)})
+	if again.Text != blk.Text {
+		t.Error("two boots of unchanged notes differ")
+	}
+}
