@@ -111,7 +111,7 @@ func TestDecode(t *testing.T) {
 	for i := int64(5); i < 1000; i++ {
 		events = append(events, history.Event{Seq: i, Window: "fake:s:1", Kind: history.KindMessage, Role: history.RoleUser, Text: "n"})
 	}
-	sum := history.Summary{Windows: []string{"fake:s:0", "fake:s:1"}, HeadWindow: "fake:s:1", HeadKnown: true, HeadOrdinal: 1,
+	sum := history.Summary{Windows: []string{"fake:s:0", "fake:s:1"}, HeadWindow: "fake:s:1", HeadKnown: true, HeadOrdinal: 1, Notice: "gap",
 		Notes: []history.ProjectionNote{{Kind: history.NoteGap, Message: "missing", Line: 4, Ref: "u"}}}
 
 	tests := []struct {

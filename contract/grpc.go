@@ -318,6 +318,7 @@ func eventFromPB(e *harnesspb.Event) history.Event {
 func summaryToPB(s history.Summary) *harnesspb.Summary {
 	r := &harnesspb.Summary{
 		Windows: s.Windows, HeadWindow: s.HeadWindow, HeadKnown: s.HeadKnown, HeadOrdinal: int32(s.HeadOrdinal),
+		Notice: s.Notice,
 	}
 	for _, n := range s.Notes {
 		r.Notes = append(r.Notes, &harnesspb.ProjectionNote{Kind: string(n.Kind), Message: n.Message, Line: int32(n.Line), Ref: n.Ref})
@@ -328,6 +329,7 @@ func summaryToPB(s history.Summary) *harnesspb.Summary {
 func summaryFromPB(s *harnesspb.Summary) history.Summary {
 	r := history.Summary{
 		Windows: s.GetWindows(), HeadWindow: s.GetHeadWindow(), HeadKnown: s.GetHeadKnown(), HeadOrdinal: int(s.GetHeadOrdinal()),
+		Notice: s.GetNotice(),
 	}
 	for _, n := range s.GetNotes() {
 		r.Notes = append(r.Notes, history.ProjectionNote{Kind: history.NoteKind(n.GetKind()), Message: n.GetMessage(), Line: int(n.GetLine()), Ref: n.GetRef()})

@@ -31,8 +31,11 @@ type Builtin struct {
 	Sessions func(roots []string) ([]history.Session, error)
 	// Decoder returns a decoder that may resolve related files under roots.
 	Decoder func(roots []string) history.Decoder
-	// Thresholds resolves the native auto-compaction point.
+	// Resolve resolves the native auto-compaction point.
 	Resolve func(reset.ThresholdInput) reset.NativePoint
+	// Notice, when set, renders the harness's notice for a projection
+	// (Claude's incomplete-history notice) into Summary.Notice.
+	Notice func(history.Summary) string
 }
 
 var _ contract.Harness = (*Builtin)(nil)
@@ -92,12 +95,16 @@ func (b *Builtin) Decode(ctx context.Context, req contract.DecodeRequest, emit h
 	if err != nil {
 		roots = nil // decoding an explicit file needs no roots
 	}
-	return b.Decoder(roots).Decode(req.Session, history.DecodeOptions{Head: req.Head}, func(e history.Event) error {
+	sum, err := b.Decoder(roots).Decode(req.Session, history.DecodeOptions{Head: req.Head}, func(e history.Event) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		return emit(e)
 	})
+	if b.Notice != nil {
+		sum.Notice = b.Notice(sum)
+	}
+	return sum, err
 }
 
 // Thresholds implements contract.Harness.

@@ -547,6 +547,7 @@ type Summary struct {
 	HeadWindow    string                 `protobuf:"bytes,3,opt,name=head_window,json=headWindow,proto3" json:"head_window,omitempty"`
 	HeadKnown     bool                   `protobuf:"varint,4,opt,name=head_known,json=headKnown,proto3" json:"head_known,omitempty"`
 	HeadOrdinal   int32                  `protobuf:"varint,5,opt,name=head_ordinal,json=headOrdinal,proto3" json:"head_ordinal,omitempty"`
+	Notice        string                 `protobuf:"bytes,6,opt,name=notice,proto3" json:"notice,omitempty"` // harness notice every response about this projection carries
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -614,6 +615,13 @@ func (x *Summary) GetHeadOrdinal() int32 {
 		return x.HeadOrdinal
 	}
 	return 0
+}
+
+func (x *Summary) GetNotice() string {
+	if x != nil {
+		return x.Notice
+	}
+	return ""
 }
 
 // DecodeFrame carries a batch of events, or the final summary.
@@ -1043,7 +1051,7 @@ const file_harness_proto_rawDesc = "" +
 	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x18\n" +
 	"\amessage\x18\x02 \x01(\tR\amessage\x12\x12\n" +
 	"\x04line\x18\x03 \x01(\x05R\x04line\x12\x10\n" +
-	"\x03ref\x18\x04 \x01(\tR\x03ref\"\xc1\x01\n" +
+	"\x03ref\x18\x04 \x01(\tR\x03ref\"\xd9\x01\n" +
 	"\aSummary\x12\x18\n" +
 	"\awindows\x18\x01 \x03(\tR\awindows\x129\n" +
 	"\x05notes\x18\x02 \x03(\v2#.notesoup.harness.v1.ProjectionNoteR\x05notes\x12\x1f\n" +
@@ -1051,7 +1059,8 @@ const file_harness_proto_rawDesc = "" +
 	"headWindow\x12\x1d\n" +
 	"\n" +
 	"head_known\x18\x04 \x01(\bR\theadKnown\x12!\n" +
-	"\fhead_ordinal\x18\x05 \x01(\x05R\vheadOrdinal\"y\n" +
+	"\fhead_ordinal\x18\x05 \x01(\x05R\vheadOrdinal\x12\x16\n" +
+	"\x06notice\x18\x06 \x01(\tR\x06notice\"y\n" +
 	"\vDecodeFrame\x122\n" +
 	"\x06events\x18\x01 \x03(\v2\x1a.notesoup.harness.v1.EventR\x06events\x126\n" +
 	"\asummary\x18\x02 \x01(\v2\x1c.notesoup.harness.v1.SummaryR\asummary\"\xe1\x02\n" +

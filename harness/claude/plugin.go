@@ -36,6 +36,7 @@ func Plugin() *harness.Builtin {
 			return all, nil
 		},
 		Decoder: func([]string) history.Decoder { return Decoder{} },
+		Notice:  IncompleteHistoryNotice,
 		Resolve: resolveThresholds,
 	}
 }

@@ -117,7 +117,15 @@ type Summary struct {
 	HeadKnown  bool
 	// HeadOrdinal is the head window's ordinal when HeadKnown.
 	HeadOrdinal int
+	// Notice is harness-specific text every history response about this
+	// projection must carry (Claude's incomplete-history notice), at most
+	// MaxNoticeBytes; empty when there is nothing to say.
+	Notice string
 }
+
+// MaxNoticeBytes bounds Summary.Notice, so history responses can reserve
+// room for it before choosing a page.
+const MaxNoticeBytes = 1024
 
 // DecodeOptions tune a decode.
 type DecodeOptions struct {
