@@ -16,6 +16,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/notesoup/notesoup/shared/history"
 	"github.com/notesoup/notesoup/shared/notes"
 )
 
@@ -197,11 +198,14 @@ func indexRank(name string) int {
 	return 2 * len(indexNames)
 }
 
+// bootClose ends the block the boot marker opened.
+const bootClose = "</notesoup-boot>\n"
+
 // fullMark follows an index line whose note's text is in the block.
 const fullMark = " [full text below]"
 
-// Build renders the boot block. The layout is: title with the window id, the
-// protocol, notices, the sticky note, the index of every note, the full
+// Build renders the boot block. The layout is: the boot marker naming the
+// window, the protocol, notices, the sticky note, the index of every note, the full
 // text of the notes that fit the budget, and the handoff.
 //
 // The budget covers the whole block. The protocol, notices, sticky, index
@@ -224,7 +228,9 @@ func Build(in Input) (Block, error) {
 	tool := func(name string) string { return b.ToolPrefix + name }
 
 	var head strings.Builder
-	fmt.Fprintf(&head, "# notesoup · window %s\n\n", b.WindowID)
+	// The marker ties this block to its window, so history decoders that
+	// meet a retained boot take its ordinal (see history.BootMarker).
+	head.WriteString(history.BootMarker(b.WindowID) + "\n# notesoup\n\n")
 	fmt.Fprintf(&head, "Your notes are your memory: they outlive this context window and are shared by every coding agent working in this project. "+
 		"Keep them with %s, %s, %s, %s and %s; a name like api/auth.md belongs to this project, a name like ~/style.md is global (all projects).\n",
 		tool(notes.ToolList), tool(notes.ToolRead), tool(notes.ToolWrite), tool(notes.ToolEdit), tool(notes.ToolDelete))
@@ -249,6 +255,7 @@ func Build(in Input) (Block, error) {
 	if h := strings.TrimSpace(in.Handoff); h != "" {
 		tail = "\n## Handoff\n" + h + "\n"
 	}
+	tail += bootClose
 
 	readTool := tool(notes.ToolRead)
 	// Reserve the longest header and footer the counts can produce: their

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/notesoup/notesoup/shared/history"
 	"github.com/notesoup/notesoup/shared/notes"
 )
 
@@ -74,7 +75,7 @@ func TestBuildLayout(t *testing.T) {
 	}
 	text := blk.Text
 	mustOrder := []string{
-		"# notesoup · window claude:sess:1\n",
+		"<notesoup-boot window=\"claude:sess:1\">\n# notesoup\n",
 		"mcp__notesoup__notes_list, mcp__notesoup__notes_read, mcp__notesoup__notes_write, mcp__notesoup__notes_edit and mcp__notesoup__notes_delete",
 		"then call mcp__notesoup__empty_brain for a fresh window",
 		"Anything not in notes is gone after a reset.",
@@ -99,7 +100,10 @@ func TestBuildLayout(t *testing.T) {
 		}
 		pos += i + len(s)
 	}
-	if !strings.HasSuffix(text, "continue from your notes.\n") {
+	if h, s, o, ok := history.ParseBootMarker(text); !ok || h != "claude" || s != "sess" || o != 1 {
+		t.Errorf("boot marker parses as %q %q %d %v", h, s, o, ok)
+	}
+	if !strings.HasSuffix(text, "continue from your notes.\n</notesoup-boot>\n") {
 		t.Errorf("boot does not end with the handoff:\n%s", text)
 	}
 	if strings.Count(text, "finish the migration test") != 1 {
