@@ -1,0 +1,240 @@
+package pi
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/notesoup/notesoup/shared/reset"
+)
+
+// Pi's compaction defaults (pi.md §4.6): compaction.enabled true,
+// compaction.reserveTokens 16384. Pi compacts when the context exceeds
+// model.contextWindow − reserveTokens.
+const (
+	defaultReserveTokens = 16384
+	thresholdAgentDirEnv = "PI_CODING_AGENT_DIR"
+)
+
+// Thresholds resolves the point Pi itself compacts at: the model's context
+// window (clamped to the runtime cap) minus compaction.reserveTokens, with
+// compaction.enabled deciding whether Pi compacts automatically.
+//
+// Settings come from in.Settings when the caller passes Pi's merged
+// settings, else from <agentDir>/settings.json deep-merged with the
+// project's <cwd>/.pi/settings.json (project wins), where agentDir is
+// $PI_CODING_AGENT_DIR or ~/.pi/agent. The window comes from
+// in.ModelWindow (Pi's resolved ctx.model.contextWindow), else the usage
+// report's contextWindow (ctx.getContextUsage()), else models.json:
+// providers.<p>.modelOverrides.<id>.contextWindow, then the custom model
+// providers.<p>.models[].contextWindow.
+func Thresholds(in reset.ThresholdInput) reset.NativePoint {
+	settings, files, notes := mergedSettings(in)
+	enabled := true
+	if v, ok := reset.Lookup(settings, "compaction", "enabled"); ok {
+		if b, isBool := v.(bool); isBool {
+			enabled = b
+		} else {
+			notes = append(notes, fmt.Sprintf("compaction.enabled ignored: want true or false, got %v", v))
+		}
+	}
+	reserve, reserveFrom := int64(defaultReserveTokens), "default reserveTokens 16384"
+	if v, ok := reset.Lookup(settings, "compaction", "reserveTokens"); ok {
+		if n, ok := reset.NonNegativeTokens(v); ok {
+			reserve, reserveFrom = n, fmt.Sprintf("compaction.reserveTokens %d", n)
+		} else {
+			notes = append(notes, fmt.Sprintf("compaction.reserveTokens ignored: want a non-negative number, got %v", v))
+		}
+	}
+	window, windowFrom, wfiles, wnotes := modelWindow(in)
+	files = append(files, wfiles...)
+	notes = append(notes, wnotes...)
+	if window == 0 {
+		return reset.NativePoint{Reason: "pi: the model's context window is unknown; pass ctx.model.contextWindow as the model window",
+			Source: "pi", Notes: notes, Files: files, AutoCompactEnabled: enabled}
+	}
+	source := "pi: " + windowFrom + " − " + reserveFrom
+	if !enabled {
+		source += "; compaction.enabled false (no automatic compaction)"
+	}
+	w, capped := reset.ClampWindow(window, in.Cap)
+	if capped {
+		source += "; runtime cap " + reset.FormatTokens(in.Cap)
+	}
+	point := w - reserve
+	if point <= 0 {
+		return reset.NativePoint{Window: w, Source: source, AutoCompactEnabled: enabled, Notes: notes, Files: files,
+			Reason: fmt.Sprintf("window %d leaves no room for reserveTokens %d", w, reserve)}
+	}
+	return reset.NativePoint{Resolved: true, Tokens: point, Window: w, Source: source,
+		AutoCompactEnabled: enabled, CapApplied: capped, Notes: notes, Files: files}
+}
+
+// SettingsJSON returns the settings Thresholds reads (the caller's, or the
+// merged global and project files) as JSON, so the budget policy can read
+// its margins from their notesoup object.
+func SettingsJSON(in reset.ThresholdInput) []byte {
+	s, _, _ := mergedSettings(in)
+	b, _ := json.Marshal(s)
+	return b
+}
+
+func thresholdAgentDir(in reset.ThresholdInput) (string, error) {
+	home := in.Home
+	if home == "" {
+		h, err := os.UserHomeDir()
+		if err != nil {
+			return "", err
+		}
+		home = h
+	}
+	if d := in.Env[thresholdAgentDirEnv]; d != "" {
+		if d == "~" || strings.HasPrefix(d, "~/") {
+			d = filepath.Join(home, strings.TrimPrefix(d, "~"))
+		}
+		return d, nil
+	}
+	return filepath.Join(home, ".pi", "agent"), nil
+}
+
+func mergedSettings(in reset.ThresholdInput) (map[string]any, []string, []string) {
+	var notes, files []string
+	if len(strings.TrimSpace(string(in.Settings))) > 0 {
+		s, err := reset.ParseJSONObject(in.Settings)
+		if err != nil {
+			return map[string]any{}, nil, []string{"settings ignored: " + err.Error()}
+		}
+		return s, nil, nil
+	}
+	merged := map[string]any{}
+	var paths []string
+	if dir, err := thresholdAgentDir(in); err == nil {
+		paths = append(paths, filepath.Join(dir, "settings.json"))
+	} else {
+		notes = append(notes, "global settings not read: no home directory")
+	}
+	if in.Cwd != "" {
+		paths = append(paths, filepath.Join(in.Cwd, ".pi", "settings.json"))
+	}
+	for _, p := range paths {
+		files = append(files, p)
+		data, err := os.ReadFile(p)
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			notes = append(notes, fmt.Sprintf("%s not read: %v", p, err))
+			continue
+		}
+		obj, err := reset.ParseJSONObject(data)
+		if err != nil {
+			notes = append(notes, fmt.Sprintf("%s ignored: %v", p, err))
+			continue
+		}
+		deepMerge(merged, obj)
+	}
+	return merged, files, notes
+}
+
+// deepMerge overlays src on dst the way Pi merges project over global
+// settings: nested objects merge key by key, anything else replaces.
+func deepMerge(dst, src map[string]any) {
+	for k, v := range src {
+		if sv, ok := v.(map[string]any); ok {
+			if dv, ok := dst[k].(map[string]any); ok {
+				deepMerge(dv, sv)
+				continue
+			}
+			cp := map[string]any{}
+			deepMerge(cp, sv)
+			dst[k] = cp
+			continue
+		}
+		dst[k] = v
+	}
+}
+
+func modelWindow(in reset.ThresholdInput) (int64, string, []string, []string) {
+	var notes, files []string
+	if in.ModelWindow > 0 {
+		return in.ModelWindow, fmt.Sprintf("model window %d", in.ModelWindow), nil, nil
+	}
+	if usage, err := reset.ParseJSONObject(in.Usage); err != nil {
+		notes = append(notes, "usage ignored: "+err.Error())
+	} else if v, ok := usage["contextWindow"]; ok {
+		if n, ok := reset.PositiveTokens(v); ok {
+			return n, fmt.Sprintf("usage.contextWindow %d", n), nil, nil
+		}
+		notes = append(notes, fmt.Sprintf("usage.contextWindow ignored: want a positive number, got %v", v))
+	}
+	if in.Model == "" {
+		return 0, "", nil, notes
+	}
+	dir, err := thresholdAgentDir(in)
+	if err != nil {
+		return 0, "", nil, append(notes, "models.json not read: no home directory")
+	}
+	path := filepath.Join(dir, "models.json")
+	files = append(files, path)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if !os.IsNotExist(err) {
+			notes = append(notes, fmt.Sprintf("%s not read: %v", path, err))
+		}
+		return 0, "", files, notes
+	}
+	doc, err := reset.ParseJSONObject(data)
+	if err != nil {
+		return 0, "", files, append(notes, fmt.Sprintf("%s ignored: %v", path, err))
+	}
+	providers, _ := doc["providers"].(map[string]any)
+	wantProvider, wantID, hasProvider := strings.Cut(in.Model, "/")
+	if !hasProvider {
+		wantProvider, wantID = "", in.Model
+	}
+	var custom int64
+	var customFrom string
+	names := make([]string, 0, len(providers))
+	for name := range providers {
+		names = append(names, name)
+	}
+	sort.Strings(names) // a model id in several providers resolves the same way every time
+	for _, name := range names {
+		pv := providers[name]
+		if hasProvider && name != wantProvider {
+			continue
+		}
+		prov, ok := pv.(map[string]any)
+		if !ok {
+			continue
+		}
+		if ov, ok := reset.Lookup(prov, "modelOverrides", wantID, "contextWindow"); ok {
+			if n, ok := reset.PositiveTokens(ov); ok {
+				return n, fmt.Sprintf("models.json providers.%s.modelOverrides.%s.contextWindow %d", name, wantID, n), files, notes
+			}
+			notes = append(notes, fmt.Sprintf("models.json providers.%s.modelOverrides.%s.contextWindow ignored: want a positive number", name, wantID))
+		}
+		models, _ := prov["models"].([]any)
+		for _, mv := range models {
+			m, ok := mv.(map[string]any)
+			if !ok || m["id"] != wantID {
+				continue
+			}
+			if n, ok := reset.PositiveTokens(m["contextWindow"]); ok && custom == 0 {
+				custom, customFrom = n, fmt.Sprintf("models.json providers.%s.models[%s].contextWindow %d", name, wantID, n)
+			} else if !ok {
+				notes = append(notes, fmt.Sprintf("models.json providers.%s model %s has no usable contextWindow", name, wantID))
+			}
+		}
+	}
+	return custom, customFrom, files, notes
+}
+
+func init() {
+	// Wire the plugin's Thresholds call (plugin_thresholds.go) to this
+	// resolver.
+	resolveThresholds = Thresholds
+}
