@@ -1,0 +1,77 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/notesoup/notesoup/shared/boot"
+	"github.com/notesoup/notesoup/shared/notes"
+)
+
+func init() {
+	register("boot", "print the boot block a harness session would get", runBoot)
+}
+
+func runBoot(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("boot", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	harness := fs.String("harness", "", "harness: claude, codex or pi")
+	session := fs.String("session", "", "the harness's session id")
+	cwd := fs.String("cwd", ".", "the session's working directory")
+	ordinal := fs.Int("ordinal", 0, "window ordinal within the session (0 for the first window)")
+	sticky := fs.String("sticky", "", "last_word of the reset that opened this window")
+	handoff := fs.String("handoff", "", "handoff paragraph shown after a reset")
+	budget := fs.Int("budget", boot.DefaultBudgetTokens, "token budget of the block (estimated as bytes/4)")
+	home := fs.String("home", "", "notes home (default $NOTESOUP_HOME or ~/.notesoup)")
+	asJSON := fs.Bool("json", false, "print the block and its facts as JSON")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: notesoup boot --harness claude|codex|pi --session ID [--cwd DIR] [--ordinal N] [--sticky S] [--handoff H] [--budget T] [--json]")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "notesoup boot: unexpected argument %q; everything is a flag (see --help)\n", fs.Arg(0))
+		return 2
+	}
+	if *harness == "" || *session == "" {
+		fmt.Fprintln(stderr, "notesoup boot: --harness and --session are required, e.g. --harness claude --session 0b6c…")
+		return 2
+	}
+	if *budget <= 0 {
+		fmt.Fprintf(stderr, "notesoup boot: --budget %d must be a positive number of tokens (default %d)\n", *budget, boot.DefaultBudgetTokens)
+		return 2
+	}
+	b, err := boot.BindingFor(*harness, *session, *ordinal)
+	if err != nil {
+		fmt.Fprintln(stderr, "notesoup boot:", err)
+		return 2
+	}
+	sp, err := notes.Open(*home).Space(*cwd)
+	if err != nil {
+		fmt.Fprintln(stderr, "notesoup boot:", err)
+		return 1
+	}
+	blk, err := boot.FromSpace(sp, boot.Input{Binding: b, Sticky: *sticky, Handoff: *handoff, BudgetTokens: *budget})
+	if err != nil {
+		fmt.Fprintln(stderr, "notesoup boot:", err)
+		return 1
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(struct {
+			Binding boot.Binding `json:"binding"`
+			boot.Block
+		}{b, blk}); err != nil {
+			fmt.Fprintln(stderr, "notesoup boot:", err)
+			return 1
+		}
+		return 0
+	}
+	io.WriteString(stdout, blk.Text)
+	return 0
+}

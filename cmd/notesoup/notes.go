@@ -1,0 +1,167 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/notesoup/notesoup/shared/notes"
+)
+
+func init() {
+	register("notes", "list, read, write, edit and delete notes (list|read|write|edit|delete)", runNotes)
+}
+
+// notesStdin is where `notes write` reads the note text from without
+// --file; a variable so tests can supply it.
+var notesStdin io.Reader = os.Stdin
+
+const notesUsage = `Usage:
+  notesoup notes list   [PREFIX]                   names, sizes, last change, first lines
+  notesoup notes read   NAME [--from N] [--to N]   a note with line numbers (--raw: without)
+  notesoup notes write  NAME [--file F]            create or replace a note (text from F or stdin)
+  notesoup notes edit   NAME --old TEXT --new TEXT replace one exact, unique passage
+  notesoup notes delete NAME                       delete a note
+
+Names: api/auth.md is a note of the project of --cwd (its git root, else
+the folder); ~/style.md is global. Notes live under $NOTESOUP_HOME
+(default ~/.notesoup). Common flags: --cwd DIR (default .), --home DIR,
+--json (print the result as JSON).
+`
+
+// parseInterspersed parses flags that may come before, between or after
+// positional arguments ("notes read api.md --from 3"), returning the
+// positionals. The standard flag package stops at the first positional.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+func runNotes(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprint(stdout, notesUsage)
+		return 0
+	}
+	op, args := args[0], args[1:]
+	fs := flag.NewFlagSet("notes "+op, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, notesUsage) }
+	cwd := fs.String("cwd", ".", "working directory whose project the notes belong to")
+	home := fs.String("home", "", "notes home (default $NOTESOUP_HOME or ~/.notesoup)")
+	asJSON := fs.Bool("json", false, "print the result as JSON")
+	var from, to *int
+	var raw *bool
+	var file, oldText, newText *string
+	switch op {
+	case "list", "delete":
+	case "read":
+		from = fs.Int("from", 0, "first line (1-based)")
+		to = fs.Int("to", 0, "last line")
+		raw = fs.Bool("raw", false, "print the text without line numbers")
+	case "write":
+		file = fs.String("file", "", "read the note text from this file instead of stdin")
+	case "edit":
+		oldText = fs.String("old", "", "exact text to replace (must occur once)")
+		newText = fs.String("new", "", "replacement text")
+	default:
+		fmt.Fprintf(stderr, "notesoup notes: unknown operation %q; use list, read, write, edit or delete\n", op)
+		return 2
+	}
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return 2
+	}
+	wantPos := 1
+	if op == "list" {
+		wantPos = len(pos)
+		if wantPos > 1 {
+			wantPos = 1
+		}
+	}
+	if len(pos) != wantPos {
+		fmt.Fprintf(stderr, "notesoup notes %s: expected %s, got %d arguments (%s)\n", op, map[bool]string{true: "at most one PREFIX", false: "one NAME"}[op == "list"], len(pos), strings.Join(pos, " "))
+		return 2
+	}
+	sp, err := notes.Open(*home).Space(*cwd)
+	if err != nil {
+		fmt.Fprintln(stderr, "notesoup notes:", err)
+		return 1
+	}
+	var res notes.Result
+	switch op {
+	case "list":
+		req := notes.ListRequest{}
+		if len(pos) == 1 {
+			req.Prefix = pos[0]
+		}
+		res, err = sp.List(req)
+	case "read":
+		var r notes.ReadResult
+		r, err = sp.Read(notes.ReadRequest{Name: pos[0], From: *from, To: *to})
+		if err == nil && *raw && !*asJSON {
+			io.WriteString(stdout, r.Content)
+			return 0
+		}
+		res = r
+	case "write":
+		var data []byte
+		if *file != "" {
+			data, err = os.ReadFile(*file)
+		} else {
+			data, err = io.ReadAll(notesStdin)
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "notesoup notes write: reading the note text:", err)
+			return 1
+		}
+		res, err = sp.Write(notes.WriteRequest{Name: pos[0], Content: string(data)})
+	case "edit":
+		if !flagSet(fs, "old") || !flagSet(fs, "new") {
+			fmt.Fprintln(stderr, "notesoup notes edit: give both --old TEXT and --new TEXT (--new \"\" deletes the text)")
+			return 2
+		}
+		res, err = sp.Edit(notes.EditRequest{Name: pos[0], OldText: *oldText, NewText: *newText})
+	case "delete":
+		res, err = sp.Delete(notes.DeleteRequest{Name: pos[0]})
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "notesoup notes %s: %v\n", op, err)
+		return 1
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(res); err != nil {
+			fmt.Fprintln(stderr, "notesoup notes:", err)
+			return 1
+		}
+		return 0
+	}
+	io.WriteString(stdout, res.Render())
+	return 0
+}
+
+// flagSet reports whether the flag was given on the command line, so an
+// explicitly empty value ("--new ''") differs from a missing one.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == name {
+			set = true
+		}
+	})
+	return set
+}
