@@ -155,7 +155,7 @@ func runNotes(args []string, stdout, stderr io.Writer) int {
 }
 
 // flagSet reports whether the flag was given on the command line, so an
-// explicitly empty value ("--new ”") differs from a missing one.
+// explicitly empty value (--new "") differs from a missing one.
 func flagSet(fs *flag.FlagSet, name string) bool {
 	set := false
 	fs.Visit(func(f *flag.Flag) {
