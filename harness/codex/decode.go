@@ -326,7 +326,7 @@ func (d *decoder) index(chain []*source) error {
 // summary orders the evidenced windows (numbered by ordinal, then unknown
 // segments) and reports the head's window.
 func (d *decoder) summary() history.Summary {
-	sum := history.Summary{Notes: d.notes}
+	sum := history.Summary{Notes: d.notes, Notice: gapNotice(d.notes)}
 	head := d.head.name(d)
 	ws := append([]string{}, d.windows...)
 	found := false

@@ -258,6 +258,16 @@ func TestDecodeFiles(t *testing.T) {
 			if !reflect.DeepEqual(kinds, tc.notes) {
 				t.Errorf("notes = %v, want %v", sum.Notes, tc.notes)
 			}
+			// The incomplete-history notice goes with a gap, naming it.
+			gap := ""
+			for _, n := range sum.Notes {
+				if n.Kind == history.NoteGap {
+					gap = n.Ref
+				}
+			}
+			if (gap != "") != (sum.Notice != "") || !strings.Contains(sum.Notice, gap) || len(sum.Notice) > history.MaxNoticeBytes {
+				t.Errorf("notice = %q, gap = %q", sum.Notice, gap)
+			}
 			for _, g := range got {
 				if strings.Contains(g, "SECRET") || strings.Contains(g, "AAAA") || strings.Contains(g, "permissions instructions") || strings.Contains(g, "AGENTS.md") || strings.Contains(g, "environment_context") {
 					t.Errorf("hidden content leaked: %s", g)

@@ -55,7 +55,7 @@ const (
 // node is the in-memory tree metadata of one entry: no text.
 type node struct {
 	id       string
-	parentID string // until links are resolved
+	parentID string // a forward or missing parent reference, until resolved
 	parent   int32  // index of the parent node, parentRoot or parentMissing
 	line     int32
 	hash     uint64 // of the line, to recognise repeats and detect rewrites
@@ -205,7 +205,13 @@ func buildIndex(r io.ReaderAt, size int64, path string) (*index, error) {
 		}
 		n := node{id: e.id, parent: parentRoot, line: int32(lr.line), hash: h, kind: e.kind, ord: -1, seg: -1, boot: bootOrdinal(line, &e, version)}
 		if e.hasParent {
-			n.parentID = e.parentID
+			// Resolve the usual backward link now; keep the id only for a
+			// forward or missing reference, resolved after the read.
+			if p, ok := ix.byID[e.parentID]; ok {
+				n.parent = p
+			} else {
+				n.parentID = e.parentID
+			}
 		}
 		at := int32(len(ix.nodes))
 		if e.kind != kindTreeOnly {
@@ -414,6 +420,7 @@ func (ix *index) summary(head int32) history.Summary {
 	for _, s := range segOrder {
 		sum.Windows = append(sum.Windows, history.HarnessPi+":"+ix.sessionID+":unknown:"+ix.missing[s])
 	}
+	sum.Notice = gapNotice(sum.Notes)
 	h := &ix.nodes[head]
 	sum.HeadWindow = ix.window(h)
 	sum.HeadKnown = h.seg < 0
