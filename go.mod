@@ -3,6 +3,7 @@ module github.com/notesoup/notesoup
 go 1.26.8
 
 require (
+	github.com/BurntSushi/toml v1.5.0 // indirect
 	github.com/fatih/color v1.13.0 // indirect
 	github.com/golang/protobuf v1.5.4 // indirect
 	github.com/hashicorp/errwrap v1.0.0 // indirect
