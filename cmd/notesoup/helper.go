@@ -1,0 +1,46 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/notesoup/notesoup/helper"
+	"github.com/notesoup/notesoup/service"
+)
+
+func init() {
+	register("helper", "answer one helper-protocol JSON request from stdin (see docs/helper-protocol.md)", runHelper)
+}
+
+// newService returns the service over a fresh host; the caller closes the host.
+func newService() (*service.Service, func(), error) {
+	h := newHost()
+	s, err := service.New(h, service.WithLogger(newLogger("notesoup")))
+	if err != nil {
+		h.Close()
+		return nil, nil, err
+	}
+	return s, h.Close, nil
+}
+
+// runHelper answers one request. Exit status 0 means an answer (result or
+// structured error) was written; non-zero means the helper could not answer.
+func runHelper(args []string, stdout, stderr io.Writer) int {
+	if len(args) != 0 {
+		fmt.Fprintln(stderr, "notesoup helper: takes no arguments; write one JSON request to stdin")
+		return 2
+	}
+	s, closeHost, err := newService()
+	if err != nil {
+		fmt.Fprintln(stderr, "notesoup helper:", err)
+		return 1
+	}
+	defer closeHost()
+	if err := helper.Serve(context.Background(), s, os.Stdin, stdout); err != nil {
+		fmt.Fprintln(stderr, "notesoup helper: writing the response:", err)
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,215 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/notesoup/notesoup/contract"
+	"github.com/notesoup/notesoup/shared/history"
+)
+
+// catalog lists sessions through the harness plugins, so only files under a
+// harness's roots are ever readable.
+type catalog struct {
+	ctx context.Context
+	s   *Service
+}
+
+// Sessions implements history.Catalog.
+func (c catalog) Sessions(harness string) ([]history.Session, error) {
+	hz, err := c.s.host.Harness(c.ctx, harness)
+	if err != nil {
+		return nil, err
+	}
+	var out []history.Session
+	err = hz.ListSessions(c.ctx, c.s.roots[harness], func(s history.Session) error {
+		out = append(out, s)
+		return nil
+	})
+	return out, err
+}
+
+// decoder decodes through a harness plugin.
+type decoder struct {
+	ctx   context.Context
+	hz    contract.Harness
+	roots []string
+}
+
+// Decode implements history.Decoder.
+func (d decoder) Decode(sess history.Session, opts history.DecodeOptions, emit history.EmitFunc) (history.Summary, error) {
+	return d.hz.Decode(d.ctx, contract.DecodeRequest{Session: sess, Head: opts.Head, Roots: d.roots}, emit)
+}
+
+// Sessions lists sessions across harnesses, newest first.
+func (s *Service) Sessions(ctx context.Context, q history.SessionQuery) ([]history.Session, error) {
+	return history.ListSessions(catalog{ctx, s}, q)
+}
+
+// current returns the caller's own session when the caller bound one: by
+// transcript path (which must be a session the harness lists under its
+// roots) or by harness and session id.
+func (s *Service) current(ctx context.Context, c Caller) (*history.Session, error) {
+	if c.Harness == "" || (c.Session == "" && c.Transcript == "") {
+		return nil, nil
+	}
+	if c.Subagent {
+		return nil, fmt.Errorf("history of the current session is not available to a subagent; name a session explicitly")
+	}
+	sessions, err := catalog{ctx, s}.Sessions(c.Harness)
+	if err != nil && len(sessions) == 0 {
+		return nil, err
+	}
+	want := ""
+	if c.Transcript != "" {
+		abs, err := filepath.Abs(c.Transcript)
+		if err != nil {
+			return nil, fmt.Errorf("transcript %q: %w", c.Transcript, err)
+		}
+		want = abs
+	}
+	for _, sess := range sessions {
+		if want != "" && sess.Path == want || want == "" && sess.ID == c.Session {
+			return &sess, nil
+		}
+	}
+	if want != "" {
+		return nil, fmt.Errorf("current transcript %q is not a %s session under its roots; refusing to read it", c.Transcript, c.Harness)
+	}
+	return nil, fmt.Errorf("current %s session %q is not on disk yet (no transcript under the %s roots); retry after its first turn is saved", c.Harness, c.Session, c.Harness)
+}
+
+// opened is a resolved session ready to page.
+type opened struct {
+	sess history.Session
+	proj history.Projection
+	ro   history.RenderOptions
+}
+
+// open resolves a selector ("" or "current" for the caller's own session)
+// and prepares a replayable projection through the harness plugin.
+func (s *Service) open(ctx context.Context, c Caller, selector string) (opened, error) {
+	cur, err := s.current(ctx, c)
+	if err != nil && (selector == "" || selector == history.SelectorCurrent) {
+		return opened{}, err
+	}
+	sess, err := history.Resolve(catalog{ctx, s}, selector, cur)
+	if err != nil {
+		return opened{}, err
+	}
+	hz, err := s.host.Harness(ctx, sess.Harness)
+	if err != nil {
+		return opened{}, err
+	}
+	head := ""
+	if cur != nil && cur.Path == sess.Path {
+		head = c.Head // the live head applies to the caller's own session only
+	}
+	proj := history.Project(decoder{ctx, hz, s.roots[sess.Harness]}, sess, history.DecodeOptions{Head: head})
+	ro := history.RenderOptions{
+		Notice:        func() string { return proj.Summary().Notice },
+		NoticeReserve: history.MaxNoticeBytes + 2,
+	}
+	return opened{sess: sess, proj: proj, ro: ro}, nil
+}
+
+// SessionRef names a session the way selectors do: harness:id.
+func SessionRef(s history.Session) string { return s.Harness + ":" + s.ID }
+
+// HistoryList runs history_list. hint, when non-nil, renders how to fetch
+// another page (a CLI command); nil renders a history_list call.
+func (s *Service) HistoryList(ctx context.Context, c Caller, args history.ListArgs, hint func(sessionRef string, next history.ListQuery) string) (history.Page, history.Session, error) {
+	if err := args.Validate(); err != nil {
+		return history.Page{}, history.Session{}, err
+	}
+	o, err := s.open(ctx, c, args.Session)
+	if err != nil {
+		return history.Page{}, history.Session{}, err
+	}
+	ref := SessionRef(o.sess)
+	if hint != nil {
+		o.ro.ListHint = func(n history.ListQuery) string { return hint(ref, n) }
+	} else if args.Session != "" {
+		o.ro.ListHint = func(n history.ListQuery) string { return listCall(args.Session, n) }
+	}
+	page, err := history.List(o.proj.Events, args.ListQuery, o.ro)
+	return page, o.sess, err
+}
+
+// HistoryRead runs history_read.
+func (s *Service) HistoryRead(ctx context.Context, c Caller, args history.ReadArgs, hint func(sessionRef string, seq int64, offset int) string) (history.ReadResult, history.Session, error) {
+	if err := args.Validate(); err != nil {
+		return history.ReadResult{}, history.Session{}, err
+	}
+	o, err := s.open(ctx, c, args.Session)
+	if err != nil {
+		return history.ReadResult{}, history.Session{}, err
+	}
+	ref := SessionRef(o.sess)
+	if hint != nil {
+		o.ro.ReadHint = func(seq int64, off int) string { return hint(ref, seq, off) }
+	} else if args.Session != "" {
+		o.ro.ReadHint = func(seq int64, off int) string {
+			return fmt.Sprintf("history_read session=%q seq=%d offset=%d", args.Session, seq, off)
+		}
+	}
+	r, err := history.Read(o.proj.Events, args.ReadQuery, o.ro)
+	return r, o.sess, err
+}
+
+// StateResult answers history_state.
+type StateResult struct {
+	Session string `json:"session"`
+	Window  string `json:"window"`
+	Ordinal int    `json:"ordinal"`
+}
+
+// HistoryState returns the head's independently resolved window ordinal, or
+// an explicit refusal when it is unknown.
+func (s *Service) HistoryState(ctx context.Context, c Caller, selector string) (StateResult, error) {
+	o, err := s.open(ctx, c, selector)
+	if err != nil {
+		return StateResult{}, err
+	}
+	for _, err := range o.proj.Events {
+		if err != nil {
+			return StateResult{}, err
+		}
+	}
+	sum := o.proj.Summary()
+	ord, err := history.State(sum)
+	if err != nil {
+		return StateResult{}, err
+	}
+	return StateResult{Session: SessionRef(o.sess), Window: sum.HeadWindow, Ordinal: ord}, nil
+}
+
+// listCall renders a history_list call for another page of an explicit session.
+func listCall(session string, q history.ListQuery) string {
+	parts := []string{fmt.Sprintf("history_list session=%q", session)}
+	if q.Query != "" {
+		parts = append(parts, fmt.Sprintf("query=%q", q.Query))
+	}
+	if len(q.Roles) > 0 {
+		rs := make([]string, len(q.Roles))
+		for i, r := range q.Roles {
+			rs[i] = string(r)
+		}
+		parts = append(parts, "roles="+strings.Join(rs, ","))
+	}
+	if q.Window != "" {
+		parts = append(parts, fmt.Sprintf("window=%q", q.Window))
+	}
+	if q.After > 0 {
+		parts = append(parts, fmt.Sprintf("after=%d", q.After))
+	}
+	if q.Before > 0 {
+		parts = append(parts, fmt.Sprintf("before=%d", q.Before))
+	}
+	if q.Limit > 0 {
+		parts = append(parts, fmt.Sprintf("limit=%d", q.Limit))
+	}
+	return strings.Join(parts, " ")
+}

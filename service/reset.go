@@ -1,0 +1,145 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+	"path/filepath"
+	"strings"
+
+	"github.com/notesoup/notesoup/shared/boot"
+	"github.com/notesoup/notesoup/shared/reset"
+)
+
+// LimitsRequest asks for a harness's budget points.
+type LimitsRequest struct {
+	reset.ThresholdInput
+	// CapText is the runtime cap as a person types it ("100k", "off", "").
+	CapText string
+}
+
+// LimitsResult is the budget policy's answer with the native point's source.
+type LimitsResult struct {
+	reset.Limits
+	Native reset.NativePoint `json:"native_point"`
+}
+
+// Limits resolves the native point through the harness plugin and applies
+// the budget policy (margins from the settings' notesoup object, the cap).
+func (s *Service) Limits(ctx context.Context, harness string, req LimitsRequest) (LimitsResult, error) {
+	if req.CapText != "" && req.CapText != "off" {
+		c, err := reset.ParseCap(req.CapText)
+		if err != nil {
+			return LimitsResult{}, err
+		}
+		req.Cap = c
+	}
+	hz, err := s.host.Harness(ctx, harness)
+	if err != nil {
+		return LimitsResult{}, err
+	}
+	p, err := hz.Thresholds(ctx, req.ThresholdInput)
+	if err != nil {
+		return LimitsResult{}, err
+	}
+	l, err := reset.ComputeLimits(p, reset.MarginsFromSettings(req.Settings), req.Cap)
+	return LimitsResult{Limits: l, Native: p}, err
+}
+
+// binding returns the boot binding the harness plugin gives a window.
+func (s *Service) binding(ctx context.Context, harness, session string, ordinal int) (boot.Binding, error) {
+	hz, err := s.host.Harness(ctx, harness)
+	if err != nil {
+		return boot.Binding{}, err
+	}
+	b, err := hz.BootBinding(ctx, session, ordinal)
+	if err != nil {
+		return boot.Binding{}, err
+	}
+	// The tool prefix is whatever the harness puts before the reset tool's
+	// bare name ("mcp__notesoup__" in Claude Code, nothing elsewhere).
+	prefix, _ := strings.CutSuffix(b.ResetTool, ResetToolName)
+	return boot.Binding{WindowID: b.WindowID, ResetTool: b.ResetTool, ToolPrefix: prefix}, nil
+}
+
+// BootRequest asks for a boot block.
+type BootRequest struct {
+	Ordinal      int      `json:"ordinal"`
+	Sticky       string   `json:"sticky,omitempty"`
+	Handoff      string   `json:"handoff,omitempty"`
+	Notices      []string `json:"notices,omitempty"`
+	BudgetTokens int      `json:"budget_tokens,omitempty"`
+}
+
+// Boot builds the boot block the caller's harness, session and project get.
+func (s *Service) Boot(ctx context.Context, c Caller, req BootRequest) (boot.Block, error) {
+	if c.Harness == "" || c.Session == "" {
+		return boot.Block{}, fmt.Errorf("boot needs the caller's harness and session id")
+	}
+	b, err := s.binding(ctx, c.Harness, c.Session, req.Ordinal)
+	if err != nil {
+		return boot.Block{}, err
+	}
+	sp, err := s.space(c)
+	if err != nil {
+		return boot.Block{}, err
+	}
+	return boot.FromSpace(sp, boot.Input{Binding: b, Sticky: req.Sticky, Handoff: req.Handoff, Notices: req.Notices, BudgetTokens: req.BudgetTokens})
+}
+
+// ResetToolName is the reset tool's bare name; harnesses may prefix it.
+const ResetToolName = "empty_brain"
+
+// stateStore is where per-session reset state lives.
+func (s *Service) stateStore() reset.Store {
+	return reset.Store{Dir: filepath.Join(s.home, "state")}
+}
+
+// sessionSeed derives a session's handoff seed from its identity, so every
+// process serving the session picks the same paragraphs.
+func sessionSeed(harness, session string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(harness + ":" + session))
+	return h.Sum64()
+}
+
+// ActionOut is a reset action with the texts its performer needs.
+type ActionOut struct {
+	reset.Action
+	// HandoffText is the chosen handoff paragraph of install_boot.
+	HandoffText string `json:"handoff_text,omitempty"`
+}
+
+// ResetEvent steps the caller's persisted reset state with one event.
+func (s *Service) ResetEvent(_ context.Context, c Caller, ev reset.Event) ([]ActionOut, error) {
+	if c.Harness == "" || c.Session == "" {
+		return nil, fmt.Errorf("reset events need the caller's harness and session id")
+	}
+	if c.Subagent {
+		ev.Subagent = true
+	}
+	acts, err := s.stateStore().Apply(c.Harness, c.Session, sessionSeed(c.Harness, c.Session), ev)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ActionOut, len(acts))
+	for i, a := range acts {
+		out[i] = ActionOut{Action: a}
+		if a.Kind == reset.ActInstallBoot {
+			t, err := reset.Handoff(a.Pool, a.Handoff)
+			if err != nil {
+				return nil, err
+			}
+			out[i].HandoffText = t
+		}
+	}
+	return out, nil
+}
+
+// ResetState returns the caller's persisted reset state.
+func (s *Service) ResetState(_ context.Context, c Caller) (reset.State, error) {
+	if c.Harness == "" || c.Session == "" {
+		return reset.State{}, fmt.Errorf("reset state needs the caller's harness and session id")
+	}
+	return s.stateStore().Load(c.Harness, c.Session, sessionSeed(c.Harness, c.Session))
+}
