@@ -242,4 +242,3 @@ func opHandoff(_ context.Context, _ *service.Service, _ service.Caller, args jso
 	}
 	return Rendered{Text: t, Data: a}, nil
 }
-
