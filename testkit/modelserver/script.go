@@ -73,7 +73,9 @@ type Match struct {
 	// Protocol restricts the match to one wire protocol.
 	Protocol Protocol `json:"protocol,omitempty"`
 	// LastUserContains must be a substring of the text of the last user
-	// message (text blocks only; tool results excluded).
+	// message that has text (text blocks only): a message holding only
+	// tool results is skipped, as chat and Responses keep those in
+	// separate tool messages/items.
 	LastUserContains string `json:"last_user_contains,omitempty"`
 	// SystemContains must be a substring of the system prompt (Anthropic
 	// system field, chat system/developer messages, Responses instructions

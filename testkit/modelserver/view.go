@@ -99,23 +99,31 @@ func parseAnthropic(body []byte, h http.Header) (*view, error) {
 		return nil, err
 	}
 	v := &view{protocol: Anthropic, body: body, header: h, model: req.Model, stream: req.Stream, system: textOf(req.System)}
+	lastUser := true
 	for i := len(req.Messages) - 1; i >= 0; i-- {
 		m := req.Messages[i]
 		if m.Role != "user" {
 			continue
 		}
-		v.lastUserText = textOf(m.Content, "text")
-		var blocks []struct {
-			Type string `json:"type"`
-		}
-		if json.Unmarshal(m.Content, &blocks) == nil {
-			for _, b := range blocks {
-				if b.Type == "tool_result" {
-					v.lastIsToolResult = true
+		if lastUser {
+			var blocks []struct {
+				Type string `json:"type"`
+			}
+			if json.Unmarshal(m.Content, &blocks) == nil {
+				for _, b := range blocks {
+					if b.Type == "tool_result" {
+						v.lastIsToolResult = true
+					}
 				}
 			}
+			lastUser = false
 		}
-		break
+		// A message of tool results only has no text; like chat's tool
+		// messages it does not count as "the last user message".
+		if t := textOf(m.Content, "text"); t != "" {
+			v.lastUserText = t
+			break
+		}
 	}
 	return v, nil
 }

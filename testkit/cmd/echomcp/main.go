@@ -44,16 +44,24 @@ func main() {
 	structured := flag.Bool("structured", false, "also return structuredContent {echoed}")
 	logPath := flag.String("log", "", "append one JSON line per call to this file")
 	flag.Parse()
+	if err := newServer(*structured, *logPath).Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+		fmt.Fprintln(os.Stderr, "echomcp:", err)
+		os.Exit(1)
+	}
+}
 
+// newServer builds the MCP server with its echo tool. logPath, when set,
+// receives one JSON line per call.
+func newServer(structured bool, logPath string) *mcp.Server {
 	var logMu sync.Mutex
 	logCall := func(text string, meta map[string]any) {
-		if *logPath == "" {
+		if logPath == "" {
 			return
 		}
 		line, _ := json.Marshal(map[string]any{"tool": "echo", "text": text, "meta": meta})
 		logMu.Lock()
 		defer logMu.Unlock()
-		f, err := os.OpenFile(*logPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+		f, err := os.OpenFile(logPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "echomcp: log:", err)
 			return
@@ -71,7 +79,7 @@ func main() {
 		Description: "Echo the given text back in upper case.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
 	}
-	if *structured {
+	if structured {
 		mcp.AddTool(server, tool, func(_ context.Context, req *mcp.CallToolRequest, in echoInput) (*mcp.CallToolResult, echoOutput, error) {
 			logCall(in.Text, req.Params.Meta)
 			out := strings.ToUpper(in.Text)
@@ -83,8 +91,5 @@ func main() {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ECHO: " + strings.ToUpper(in.Text)}}}, nil, nil
 		})
 	}
-	if err := server.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
-		fmt.Fprintln(os.Stderr, "echomcp:", err)
-		os.Exit(1)
-	}
+	return server
 }
