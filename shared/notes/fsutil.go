@@ -36,6 +36,10 @@ func (sc *scope) lock() (unlock func(), err error) {
 	}, nil
 }
 
+// tempPrefix starts every temporary file's name; the leading dot keeps
+// temporary files out of listings and out of note names.
+const tempPrefix = ".tmp-"
+
 // writeAtomic replaces path with data: a temporary file in the same folder
 // is written, fsynced and renamed over path, and the folder is fsynced so
 // the rename itself survives a crash. Readers see the old or the new note,
@@ -45,8 +49,7 @@ func writeAtomic(path string, data []byte) error {
 	if err := mkdirAllSync(dir); err != nil {
 		return err
 	}
-	// The leading dot keeps temporary files out of listings.
-	tmp, err := os.CreateTemp(dir, ".tmp-*")
+	tmp, err := os.CreateTemp(dir, tempPrefix+"*")
 	if err != nil {
 		return err
 	}

@@ -161,6 +161,12 @@ func (sp *Space) List(req ListRequest) (ListResult, error) {
 // folders (the lock, temporary files, .git) and files not ending in .md are
 // not notes and are skipped.
 func (sc *scope) walk(fn func(n Name, path string, d fs.DirEntry) error) error {
+	return sc.walkTemps(fn, nil)
+}
+
+// walkTemps is walk that also reports the temporary files it meets to
+// onTemp (when not nil).
+func (sc *scope) walkTemps(fn func(n Name, path string, d fs.DirEntry) error, onTemp func(path string)) error {
 	root, err := sc.realDir()
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -181,6 +187,9 @@ func (sc *scope) walk(fn func(n Name, path string, d fs.DirEntry) error) error {
 		if strings.HasPrefix(d.Name(), ".") {
 			if d.IsDir() {
 				return filepath.SkipDir
+			}
+			if onTemp != nil && strings.HasPrefix(d.Name(), tempPrefix) {
+				onTemp(path)
 			}
 			return nil
 		}
@@ -328,19 +337,24 @@ func checkContent(n Name, what, content string) error {
 	return nil
 }
 
-// checkScopeRoom refuses a write that would take the scope over its limits.
-// It must run under the scope lock so that concurrent writers see each
-// other's notes.
+// checkRoom refuses a write that would take the scope over its limits, and
+// sweeps temporary files left by killed writers on the way. It must run
+// under the scope lock so that concurrent writers see each other's notes.
 func (sc *scope) checkRoom(n Name, path string, newSize int64) error {
 	var others []fs.DirEntry
 	exists := false
-	err := sc.walk(func(m Name, p string, d fs.DirEntry) error {
+	err := sc.walkTemps(func(m Name, p string, d fs.DirEntry) error {
 		if m.Rel == n.Rel {
 			exists = true
 		} else {
 			others = append(others, d)
 		}
 		return nil
+	}, func(tmp string) {
+		// Every writer holds the scope lock while its temporary file
+		// exists, and we hold it now: any temporary file is left over
+		// from a writer that was killed before its rename.
+		os.Remove(tmp)
 	})
 	if err != nil {
 		return err

@@ -187,6 +187,13 @@ func TestWriteAndRead(t *testing.T) {
 	if r.Text != " 9\tx\n10\tx\n" {
 		t.Errorf("padded text = %q", r.Text)
 	}
+	// A temporary file left by a killed writer is swept by the next write.
+	orphan := filepath.Join(sp.ProjectDir(), "api", ".tmp-12345")
+	os.WriteFile(orphan, []byte("half a note"), 0o600)
+	mustWrite(t, sp, "other.md", "x\n")
+	if _, err := os.Stat(orphan); !os.IsNotExist(err) {
+		t.Errorf("orphaned temporary file not swept: %v", err)
+	}
 	// No temporary files are left behind.
 	filepath.WalkDir(sp.ProjectDir(), func(p string, d os.DirEntry, err error) error {
 		if strings.HasPrefix(d.Name(), ".tmp-") {
