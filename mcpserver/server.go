@@ -1,0 +1,163 @@
+// Package mcpserver is notesoup's stdio MCP server: the five notes tools and
+// the two history tools, over the official MCP Go SDK, for any MCP client
+// (Codex, Claude Code without the mod, others). Tool names, descriptions and
+// schemas come from the same Go definitions the Claude Code mod is generated
+// from, and every call goes through the service the helper protocol uses, so
+// answers and refusals are the same everywhere.
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/notesoup/notesoup/service"
+	"github.com/notesoup/notesoup/shared/history"
+	"github.com/notesoup/notesoup/shared/notes"
+	"github.com/notesoup/notesoup/version"
+)
+
+// ServerName is the name the server reports; clients register it as
+// "notesoup", so Claude Code shows its tools as mcp__notesoup__<tool>.
+const ServerName = "notesoup"
+
+// Config binds the server to a caller.
+type Config struct {
+	// Caller is the default caller: harness, cwd and, when the client says
+	// so at start, its session. A tool call's own metadata (Codex sends
+	// _meta.threadId) binds the session per call.
+	Caller service.Caller
+	Logger hclog.Logger
+}
+
+// Tool is one tool the server registers, in harness-neutral form.
+type Tool struct {
+	Name        string
+	Description string
+	InputSchema map[string]any
+	ReadOnly    bool
+	Destructive bool
+	Idempotent  bool
+}
+
+// Tools returns the tools the server registers, from the one definition of
+// each in shared/notes and shared/history.
+func Tools() []Tool {
+	var out []Tool
+	for _, d := range notes.Tools() {
+		out = append(out, Tool{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema,
+			ReadOnly: d.ReadOnly, Destructive: d.Destructive, Idempotent: d.Idempotent})
+	}
+	for _, d := range history.Tools() {
+		out = append(out, Tool{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema,
+			ReadOnly: d.ReadOnly, Idempotent: d.ReadOnly})
+	}
+	return out
+}
+
+// New returns the MCP server. Its instructions carry the boot block for the
+// caller's project, so a client that shows server instructions starts with
+// the notes.
+func New(ctx context.Context, s *service.Service, cfg Config) *mcp.Server {
+	if cfg.Logger == nil {
+		cfg.Logger = hclog.NewNullLogger()
+	}
+	srv := mcp.NewServer(&mcp.Implementation{Name: ServerName, Version: version.Version},
+		&mcp.ServerOptions{Instructions: instructions(ctx, s, cfg)})
+	for _, t := range Tools() {
+		tool := t
+		destructive := t.Destructive
+		open := false
+		srv.AddTool(&mcp.Tool{
+			Name:        t.Name,
+			Description: t.Description,
+			InputSchema: t.InputSchema,
+			Annotations: &mcp.ToolAnnotations{
+				ReadOnlyHint:    t.ReadOnly,
+				DestructiveHint: &destructive,
+				IdempotentHint:  t.Idempotent,
+				OpenWorldHint:   &open,
+			},
+		}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			c := callerFor(cfg.Caller, req.Params.Meta)
+			text, err := call(ctx, s, c, tool.Name, req.Params.Arguments)
+			if err != nil {
+				cfg.Logger.Debug("tool refused", "tool", tool.Name, "error", err)
+				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}, nil
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
+		})
+	}
+	return srv
+}
+
+// instructions is the server's instructions text: a one-line purpose and the
+// boot block. Without a bound session the boot names the window
+// "<harness>:unbound:0"; a harness hook that knows the session supplies the
+// real one (docs/harnesses.md).
+func instructions(ctx context.Context, s *service.Service, cfg Config) string {
+	const purpose = "notesoup: your notes (notes_* tools) outlive this context window; history_list and history_read search and read the persisted transcripts of this and other sessions."
+	c := cfg.Caller
+	if c.Harness == "" {
+		return purpose
+	}
+	if c.Session == "" {
+		c.Session = "unbound"
+	}
+	b, err := s.Boot(ctx, c, service.BootRequest{})
+	if err != nil {
+		cfg.Logger.Warn("boot block for server instructions", "error", err)
+		return purpose + "\n(notes boot unavailable: " + err.Error() + ")"
+	}
+	return purpose + "\n\n" + b.Text
+}
+
+// callerFor binds the session a tool call comes from. Codex sends its thread
+// id in the call's _meta (threadId); a session given at start wins.
+func callerFor(base service.Caller, meta mcp.Meta) service.Caller {
+	c := base
+	if c.Session == "" {
+		if id, ok := meta["threadId"].(string); ok && id != "" {
+			c.Session = id
+			if c.Harness == "" {
+				c.Harness = history.HarnessCodex
+			}
+		}
+	}
+	return c
+}
+
+// call runs one tool through the service and returns the text the model sees.
+func call(ctx context.Context, s *service.Service, c service.Caller, tool string, raw json.RawMessage) (string, error) {
+	switch tool {
+	case history.ToolList:
+		a, err := history.ParseListArgs(raw)
+		if err != nil {
+			return "", err
+		}
+		p, _, err := s.HistoryList(ctx, c, a, nil)
+		return p.Text, err
+	case history.ToolRead:
+		a, err := history.ParseReadArgs(raw)
+		if err != nil {
+			return "", err
+		}
+		r, _, err := s.HistoryRead(ctx, c, a, nil)
+		return r.Text, err
+	}
+	r, err := s.Notes(ctx, c, tool, raw)
+	if err != nil {
+		return "", err
+	}
+	return r.Render(), nil
+}
+
+// Run serves MCP on stdin/stdout until the client disconnects.
+func Run(ctx context.Context, s *service.Service, cfg Config) error {
+	if err := New(ctx, s, cfg).Run(ctx, &mcp.StdioTransport{}); err != nil {
+		return fmt.Errorf("mcp server: %w", err)
+	}
+	return nil
+}
