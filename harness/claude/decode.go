@@ -673,6 +673,7 @@ func (Decoder) Decode(sess history.Session, opts history.DecodeOptions, emit his
 		return history.Summary{}, err
 	}
 	sum := g.summary(p)
+	sum.Notice = IncompleteHistoryNotice(sum)
 	order := g.selectedBySeq(p)
 	// The graph's uuid index is no longer needed; let it go before the text
 	// pass allocates.

@@ -3,13 +3,15 @@ package claude
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/notesoup/notesoup/shared/history"
 )
 
 // MaxNoticeBytes bounds the incomplete-history notice, so the history tools
-// can reserve room for it before choosing a page.
-const MaxNoticeBytes = 1024
+// can reserve room for it before choosing a page (history.MaxNoticeBytes
+// bounds every harness's Summary.Notice).
+const MaxNoticeBytes = history.MaxNoticeBytes
 
 // noticeUUIDs is how many missing uuids the notice names before "and N
 // more": enough evidence to look them up, bounded whatever the damage.
@@ -44,9 +46,13 @@ func IncompleteHistoryNotice(s history.Summary) string {
 		fmt.Fprintf(&b, "; %d segment(s) with no path to a root are named claude:<session>:unknown:<missing uuid>, their window ordinals unknown", len(segments))
 	}
 	b.WriteString(". Append order is not used to fill the gap.")
-	out := b.String()
+	out := strings.ToValidUTF8(b.String(), "")
 	if len(out) > MaxNoticeBytes {
-		out = out[:MaxNoticeBytes-len("…")] + "…"
+		cut := MaxNoticeBytes - len("…")
+		for cut > 0 && !utf8.RuneStart(out[cut]) {
+			cut--
+		}
+		out = out[:cut] + "…"
 	}
 	return out
 }

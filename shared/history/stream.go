@@ -47,6 +47,13 @@ func Project(d Decoder, sess Session, opts DecodeOptions) Projection {
 	return Projection{Events: seq, Summary: func() Summary { return last }}
 }
 
+// RenderOptions returns options that print the decode's Summary.Notice
+// (the harness's notice, e.g. Claude's incomplete-history notice) before
+// every response, with room reserved for it up front.
+func (p Projection) RenderOptions() RenderOptions {
+	return RenderOptions{Notice: func() string { return p.Summary().Notice }, NoticeReserve: MaxNoticeBytes}
+}
+
 // Slice turns a fixed list of events (tests, fakes) into a replayable
 // sequence.
 func Slice(events []Event) iter.Seq2[Event, error] {
