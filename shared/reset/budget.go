@@ -28,10 +28,10 @@ const maxCapDigits = 24
 // Margins are the two distances of the budget policy: hard point = native
 // point − ResetMargin, warning point = hard point − WarningRunway.
 type Margins struct {
-	ResetMargin   int64
-	WarningRunway int64
+	ResetMargin   int64 `json:"reset_margin_tokens"`
+	WarningRunway int64 `json:"warning_runway_tokens"`
 	// Notes lists settings values that were present but ignored.
-	Notes []string
+	Notes []string `json:"notes,omitempty"`
 }
 
 // DefaultMargins returns the policy's default margins.
@@ -160,24 +160,24 @@ type Limits struct {
 	// Resolved is false when the native point is unknown or leaves no room
 	// for the margins; Reason says why, and no warning or automatic reset
 	// may be based on these limits.
-	Resolved bool
-	Native   int64 // the harness's native auto-compaction point
-	Hard     int64 // automatic notesoup reset point: Native − ResetMargin
-	Warning  int64 // budget warning point: Hard − WarningRunway
-	Window   int64 // effective window the native point came from
-	Source   string
-	Reason   string
-	Margins  Margins
-	Cap      int64 // the runtime cap in force, 0 for none
+	Resolved bool    `json:"resolved"`
+	Native   int64   `json:"native"`  // the harness's native auto-compaction point
+	Hard     int64   `json:"hard"`    // automatic notesoup reset point: Native − ResetMargin
+	Warning  int64   `json:"warning"` // budget warning point: Hard − WarningRunway
+	Window   int64   `json:"window"`  // effective window the native point came from
+	Source   string  `json:"source"`
+	Reason   string  `json:"reason,omitempty"`
+	Margins  Margins `json:"margins"`
+	Cap      int64   `json:"cap,omitempty"` // the runtime cap in force, 0 for none
 	// CapApplied is true when the cap lowered the native point.
-	CapApplied bool
+	CapApplied bool `json:"cap_applied,omitempty"`
 	// AutoReset is false when automatic notesoup resets must not run
 	// (the harness's automatic compaction is off, or compaction is
 	// disabled); warnings still apply unless WarningsEnabled is false.
-	AutoReset bool
+	AutoReset bool `json:"auto_reset"`
 	// WarningsEnabled is false when the harness cannot compact at all
 	// (DISABLE_COMPACT): no warning, no explicit reset.
-	WarningsEnabled bool
+	WarningsEnabled bool `json:"warnings_enabled"`
 }
 
 // ComputeLimits applies the margins to a native point resolved with

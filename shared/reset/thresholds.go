@@ -37,27 +37,27 @@ type ThresholdInput struct {
 type NativePoint struct {
 	// Resolved is false when no source produced a point; Reason then says why,
 	// and callers must not guess.
-	Resolved bool
-	Tokens   int64  // the native auto-compaction point in tokens
-	Window   int64  // the effective context window the point was derived from
-	Source   string // which source produced it, e.g. "usage.autoCompactThreshold"
+	Resolved bool   `json:"resolved"`
+	Tokens   int64  `json:"tokens"` // the native auto-compaction point in tokens
+	Window   int64  `json:"window"` // the effective context window the point was derived from
+	Source   string `json:"source"` // which source produced it, e.g. "usage.autoCompactThreshold"
 	// AutoCompactEnabled is false when the harness's automatic compaction is
 	// off; warnings still apply but automatic notesoup resets do not.
-	AutoCompactEnabled bool
-	Reason             string
+	AutoCompactEnabled bool   `json:"auto_compact_enabled"`
+	Reason             string `json:"reason,omitempty"`
 
 	// CapApplied is true when ThresholdInput.Cap lowered the point.
-	CapApplied bool
+	CapApplied bool `json:"cap_applied,omitempty"`
 	// CompactDisabled is true when the harness cannot compact at all
 	// (Claude's DISABLE_COMPACT): budget warnings and explicit resets are
 	// suppressed, not only automatic ones.
-	CompactDisabled bool
+	CompactDisabled bool `json:"compact_disabled,omitempty"`
 	// Notes lists inputs that were present but ignored (wrong type, out of
 	// range, unreadable file), so a user can see why a setting had no effect.
-	Notes []string
+	Notes []string `json:"notes,omitempty"`
 	// Files lists every settings file the harness consulted (present or
 	// not); a memoized point is reused only while none of them changed.
-	Files []string
+	Files []string `json:"files,omitempty"`
 }
 
 // Percent returns the point as a percentage of its window, for callers that
