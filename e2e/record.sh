@@ -33,7 +33,7 @@ RECORD_ROOT=${RECORD_ROOT:-/tmp/notesoup-record}
 CLI_TIMEOUT=${CLI_TIMEOUT:-180}
 
 ALL_SCENARIOS=(
-	claude/tools claude/compact claude/autocompact claude/resume claude/fork
+	claude/tools claude/compact claude/autocompact claude/resume claude/fork claude/subagent
 	pi/tools pi/compact pi/resume pi/fork pi/branch
 	codex/tools codex/compact codex/resume codex/fork codex/mcp
 )
@@ -162,22 +162,31 @@ run_cli() {
 	fi
 }
 
-# collect HARNESS SCENARIO FILE...: copy session files into the output and
-# save the scenario's command log beside them.
+# collect HARNESS SCENARIO [-C BASE] FILE...: copy session files into the
+# output and save the scenario's command log beside them. With -C, files
+# keep their path relative to BASE (Claude's subagents/ directories);
+# otherwise they are copied flat.
 collect() {
-	local h=$1 s=$2
+	local h=$1 s=$2 base=""
 	shift 2
+	if [ "${1:-}" = "-C" ]; then
+		base=$2
+		shift 2
+	fi
 	local dest="$out/$h/$s"
 	rm -rf "$dest"
 	mkdir -p "$dest"
-	local f
+	local f rel
 	for f in "$@"; do
 		[ -s "$f" ] || die "expected session file $f is missing or empty"
 		# Credentials must never end up in a golden. The fake ones would be
 		# harmless, but finding them would mean the CLI stores keys in its
 		# transcripts, which the decoders must then know about.
 		if grep -q -e 'sk-fake' -e 'fake-key-literal' "$f"; then die "$f contains the fake credential"; fi
-		cp "$f" "$dest/"
+		rel=$(basename "$f")
+		[ -z "$base" ] || rel=${f#"$base"/}
+		mkdir -p "$(dirname "$dest/$rel")"
+		cp "$f" "$dest/$rel"
 	done
 	cp "$cmdlog" "$dest/commands.txt"
 	echo "  collected $# file(s) into $dest" >&2
@@ -284,6 +293,27 @@ scenario_claude_fork() {
 	[ "$(echo "$files" | wc -l)" -eq 2 ] || die "fork: want 2 session files, got: $files"
 	# shellcheck disable=SC2086
 	collect claude fork $files
+}
+
+# subagent: the main agent calls the Agent tool in the foreground; the
+# subagent's requests (system header cc_is_subagent=true) are answered by
+# the script's rules, so its rows land in <id>/subagents/agent-*.jsonl.
+SID_SUB=0b5e8a61-7c1d-4f3e-9a2b-000000000006
+scenario_claude_subagent() {
+	setup claude subagent
+	start_server claude-subagent.json
+	claude_setup
+	run_cli run1 "${claude_env[@]}" "$CLAUDE" -p 'Use a subagent to read notes.txt' --session-id "$SID_SUB" \
+		--output-format stream-json --verbose --dangerously-skip-permissions \
+		--tools Agent,Bash --system-prompt 'You are a coding agent under test.'
+	stop_server
+	local p files
+	p=$(claude_project)
+	files=$(find "$p" -type f \( -name '*.jsonl' -o -name '*.meta.json' \) | sort)
+	require "$p/$SID_SUB.jsonl" 'select(.type=="assistant") | .message.content[] | select(.type=="tool_use" and .name=="Agent")' "an Agent tool_use"
+	echo "$files" | grep -q '/subagents/agent-.*\.jsonl$' || die "subagent: no subagents/agent-*.jsonl written"
+	# shellcheck disable=SC2086
+	collect claude subagent -C "$p" $files
 }
 
 # ---------------------------------------------------------------------------
@@ -553,9 +583,8 @@ write_readme() {
 			echo
 			echo "Files:"
 			local f
-			for f in "$s"/*; do
-				case $(basename "$f") in commands.txt) continue ;; esac
-				echo "- \`$(basename "$f")\`"
+			for f in $(cd "$s" && find . -type f ! -name commands.txt | sed 's#^\./##' | sort); do
+				echo "- \`$f\`"
 			done
 			echo
 			echo "Commands (in order):"

@@ -18,8 +18,8 @@ dst=${2:-$root/samples}
 command -v jq >/dev/null || { echo "samples.sh: jq not found" >&2; exit 1; }
 
 # The scenarios in the demo corpus: one plain session, one compaction, one
-# fork per harness, plus each harness's own specialty.
-claude_scenarios=(tools compact fork)
+# fork per harness, plus each harness's own specialty (subagent, branch, MCP).
+claude_scenarios=(tools compact fork subagent)
 pi_scenarios=(tools compact fork branch)
 codex_scenarios=(tools compact fork mcp)
 
@@ -36,7 +36,15 @@ for s in "${claude_scenarios[@]}"; do
 		cwd=$(jq -r 'select(.cwd != null) | .cwd' "$f" | head -n 1)
 		[ -n "$cwd" ] || { echo "samples.sh: no cwd in $f" >&2; exit 1; }
 		# Claude Code's project slug: every char outside [A-Za-z0-9] becomes '-'.
-		place "$f" "$dst/claude/projects/$(printf '%s' "$cwd" | sed 's/[^A-Za-z0-9]/-/g')"
+		proj="$dst/claude/projects/$(printf '%s' "$cwd" | sed 's/[^A-Za-z0-9]/-/g')"
+		place "$f" "$proj"
+		# A session's subagent transcripts live in <sessionId>/subagents/.
+		sub="${f%.jsonl}"
+		if [ -d "$sub" ]; then
+			mkdir -p "$proj"
+			cp -r "$sub" "$proj/"
+			echo "+ $sub/ -> $proj/" >&2
+		fi
 	done
 done
 
@@ -72,7 +80,8 @@ as each harness's storage root so tools can be pointed at them:
 | Codex | `samples/codex` | `~/.codex` (`sessions/YYYY/MM/DD/rollout-….jsonl`) |
 
 Each harness has a plain session with tool calls, one with a compaction, and a
-fork (two files); Pi adds an in-file branch, Codex an MCP tool call.
+fork (two files); Claude adds a subagent (sidechain files under
+`<sessionId>/subagents/`), Pi an in-file branch, Codex an MCP tool call.
 Regenerate with `e2e/samples.sh` after `e2e/record.sh testdata/transcripts`.
 MD
 echo "samples.sh: wrote $dst" >&2
