@@ -92,15 +92,6 @@ var sessionsFor = func(harness string, roots historyRoots) ([]history.Session, e
 	return nil, fmt.Errorf("unknown harness %q", harness)
 }
 
-// noticeFor returns a harness's history notice (bounded by the returned
-// reserve), or nil when the harness has none.
-var noticeFor = func(harness string) (func(history.Summary) string, int) {
-	if harness == history.HarnessClaude {
-		return claude.IncompleteHistoryNotice, claude.MaxNoticeBytes
-	}
-	return nil, 0
-}
-
 const historyUsage = `Usage:
   notesoup history sessions [--harness h] [--cwd dir] [--query text] [--limit n] [--json]
   notesoup history list [--session sel] [--query text] [--role r]... [--window id] [--after seq | --before seq] [--limit n] [--json]
@@ -211,12 +202,9 @@ func openSession(sel string, roots historyRoots) (history.Session, history.Proje
 		return history.Session{}, history.Projection{}, history.RenderOptions{}, err
 	}
 	proj := history.Project(d, s, history.DecodeOptions{})
-	var ro history.RenderOptions
-	if nf, reserve := noticeFor(s.Harness); nf != nil {
-		ro.Notice = func() string { return nf(proj.Summary()) }
-		ro.NoticeReserve = reserve
-	}
-	return s, proj, ro, nil
+	// The decoder's Summary.Notice (Claude's incomplete-history notice)
+	// prefixes every response, with its room reserved before paging.
+	return s, proj, proj.RenderOptions(), nil
 }
 
 func historyList(args []string, stdout, stderr io.Writer) int {
