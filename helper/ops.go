@@ -3,6 +3,7 @@ package helper
 import (
 	"context"
 	"encoding/json"
+	"errors"
 
 	"github.com/notesoup/notesoup/contract"
 	"github.com/notesoup/notesoup/service"
@@ -93,8 +94,12 @@ func opLimits(ctx context.Context, s *service.Service, c service.Caller, args js
 		},
 		CapText: a.Cap,
 	})
-	if err != nil {
+	var capErr *service.CapError
+	if errors.As(err, &capErr) {
 		return nil, &Error{Code: CodeFailed, Field: "args.cap", Message: err.Error()}
+	}
+	if err != nil {
+		return nil, err
 	}
 	return r, nil
 }
@@ -113,7 +118,7 @@ func opBoot(ctx context.Context, s *service.Service, c service.Caller, args json
 func opHistoryList(ctx context.Context, s *service.Service, c service.Caller, args json.RawMessage) (any, error) {
 	a, err := history.ParseListArgs(args)
 	if err != nil {
-		return nil, &Error{Code: CodeInvalidArgument, Field: "args", Message: err.Error()}
+		return nil, historyArgErr(err)
 	}
 	page, sess, err := s.HistoryList(ctx, c, a, nil)
 	if err != nil {
@@ -128,7 +133,7 @@ func opHistoryList(ctx context.Context, s *service.Service, c service.Caller, ar
 func opHistoryRead(ctx context.Context, s *service.Service, c service.Caller, args json.RawMessage) (any, error) {
 	a, err := history.ParseReadArgs(args)
 	if err != nil {
-		return nil, &Error{Code: CodeInvalidArgument, Field: "args", Message: err.Error()}
+		return nil, historyArgErr(err)
 	}
 	r, sess, err := s.HistoryRead(ctx, c, a, nil)
 	if err != nil {
@@ -138,6 +143,17 @@ func opHistoryRead(ctx context.Context, s *service.Service, c service.Caller, ar
 		Session string `json:"session"`
 		history.ReadResult
 	}{service.SessionRef(sess), r}}, nil
+}
+
+// historyArgErr names the field of a history argument error when the JSON
+// decoder knows it, else the arguments as a whole.
+func historyArgErr(err error) *Error {
+	e := decodeErr("args.", err)
+	if e.Field == "args" || e.Field == "args." {
+		e.Field = "args"
+	}
+	e.Message = err.Error()
+	return e
 }
 
 func opHistoryState(ctx context.Context, s *service.Service, c service.Caller, args json.RawMessage) (any, error) {

@@ -174,7 +174,7 @@ func strictDecode(data []byte, v any) error {
 	return nil
 }
 
-var unknownField = regexp.MustCompile(`^json: unknown field "(.*)"$`)
+var unknownField = regexp.MustCompile(`json: unknown field "(.*?)"`)
 
 // decodeErr turns a JSON decoding error into one that names the field under
 // prefix ("args." for arguments, "" for the envelope).

@@ -30,7 +30,7 @@ func (s *Service) Limits(ctx context.Context, harness string, req LimitsRequest)
 	if req.CapText != "" && req.CapText != "off" {
 		c, err := reset.ParseCap(req.CapText)
 		if err != nil {
-			return LimitsResult{}, err
+			return LimitsResult{}, &CapError{err}
 		}
 		req.Cap = c
 	}
@@ -43,8 +43,19 @@ func (s *Service) Limits(ctx context.Context, harness string, req LimitsRequest)
 		return LimitsResult{}, err
 	}
 	l, err := reset.ComputeLimits(p, reset.MarginsFromSettings(req.Settings), req.Cap)
-	return LimitsResult{Limits: l, Native: p}, err
+	if err != nil {
+		return LimitsResult{}, &CapError{err}
+	}
+	return LimitsResult{Limits: l, Native: p}, nil
 }
+
+// CapError is a runtime cap that cannot be parsed or applied.
+type CapError struct{ Err error }
+
+func (e *CapError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the cause.
+func (e *CapError) Unwrap() error { return e.Err }
 
 // binding returns the boot binding the harness plugin gives a window.
 func (s *Service) binding(ctx context.Context, harness, session string, ordinal int) (boot.Binding, error) {

@@ -1,0 +1,66 @@
+// Package testbin builds the notesoup binary once per test process and lays
+// out an isolated environment over the bundled sample corpus, so tests can
+// drive notesoup as a real process the way harnesses do.
+package testbin
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+)
+
+var (
+	once  sync.Once
+	built string
+	err   error
+)
+
+// Root returns the repository root.
+func Root() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
+}
+
+// Notesoup builds cmd/notesoup into a temporary directory (once) and
+// returns its path.
+func Notesoup() (string, error) {
+	once.Do(func() {
+		dir, e := os.MkdirTemp("", "notesoup-testbin")
+		if e != nil {
+			err = e
+			return
+		}
+		built = filepath.Join(dir, "notesoup")
+		cmd := exec.Command("go", "build", "-o", built, "./cmd/notesoup")
+		cmd.Dir = Root()
+		cmd.Stderr = os.Stderr
+		err = cmd.Run()
+	})
+	return built, err
+}
+
+// SampleEnv returns environment variables that point every harness's
+// session roots at the bundled sample corpus and notesoup's home at home,
+// with the process environment's own harness variables removed.
+func SampleEnv(home string) []string {
+	samples := filepath.Join(Root(), "samples")
+	var env []string
+	for _, kv := range os.Environ() {
+		switch k, _, _ := strings.Cut(kv, "="); k {
+		case "CLAUDE_CONFIG_DIR", "PI_CODING_AGENT_DIR", "CODEX_HOME", "NOTESOUP_HOME", "NOTESOUP_PLUGIN_DIR", "HOME":
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env,
+		"HOME="+home,
+		"NOTESOUP_HOME="+filepath.Join(home, ".notesoup"),
+		"CLAUDE_CONFIG_DIR="+filepath.Join(samples, "claude"),
+		"PI_CODING_AGENT_DIR="+filepath.Join(samples, "pi"),
+		"CODEX_HOME="+filepath.Join(samples, "codex"),
+	)
+}
+
