@@ -508,7 +508,7 @@ func TestToolSchemasMatchRequests(t *testing.T) {
 		if !sameSet(fields, keys) {
 			t.Errorf("%s: request fields %v, schema properties %v", d.Name, fields, keys)
 		}
-		for _, r := range d.InputSchema["required"].([]string) {
+		for _, r := range d.Required() {
 			if _, ok := props[r]; !ok {
 				t.Errorf("%s: required %q is not a property", d.Name, r)
 			}

@@ -39,13 +39,24 @@ func nameProp() map[string]any {
 	}
 }
 
+// object builds an object schema. "required" is left out when empty:
+// older JSON Schema drafts (and some validators) reject an empty list.
 func object(required []string, props map[string]any) map[string]any {
-	return map[string]any{
+	s := map[string]any{
 		"type":                 "object",
 		"properties":           props,
-		"required":             required,
 		"additionalProperties": false,
 	}
+	if len(required) > 0 {
+		s["required"] = required
+	}
+	return s
+}
+
+// Required returns the names of the tool's required arguments.
+func (d ToolDef) Required() []string {
+	r, _ := d.InputSchema["required"].([]string)
+	return r
 }
 
 // Tools returns the five notes tool definitions in a fixed order. Each call
@@ -81,7 +92,7 @@ func Tools() []ToolDef {
 		},
 		{
 			Name:        ToolEdit,
-			Description: "Replace one exact, unique passage of a note. Copy old_text from the note without line numbers; it must match exactly once.",
+			Description: "Change part of a note by replacing one exact passage. Copy old_text without line numbers; it must match exactly once.",
 			InputSchema: object([]string{"name", "old_text", "new_text"}, map[string]any{
 				"name":     nameProp(),
 				"old_text": map[string]any{"type": "string", "description": "Exact text to replace, whitespace included; add context until it is unique."},
@@ -159,7 +170,7 @@ func decodeArgs(tool string, args json.RawMessage, into any) error {
 		if d.Name != tool {
 			continue
 		}
-		for _, req := range d.InputSchema["required"].([]string) {
+		for _, req := range d.Required() {
 			if _, ok := present[req]; !ok {
 				return refuse(CodeInvalidRequest, "%s needs the argument %q; see the tool's input schema", tool, req)
 			}
