@@ -63,4 +63,3 @@ func SampleEnv(home string) []string {
 		"CODEX_HOME="+filepath.Join(samples, "codex"),
 	)
 }
-
