@@ -266,3 +266,44 @@ func TestFromSpace(t *testing.T) {
 		t.Error("two boots of unchanged notes differ")
 	}
 }
+
+// TestBuildBudgetProperty checks the budget rule on random stores: a block
+// with note texts stays within the budget, every omitted note really did
+// not fit, and the chosen notes follow the rank order.
+func TestBuildBudgetProperty(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	// footerSlack covers the reserve Build keeps for the longest footer,
+	// which the actual footer may not use.
+	const footerSlack = 160
+	for iter := 0; iter < 200; iter++ {
+		var ns []notes.Note
+		for i := 0; i < 1+rng.Intn(40); i++ {
+			ns = append(ns, note(fmt.Sprintf("d%d/n%02d.md", i%3, i), rng.Intn(20), strings.Repeat("word ", rng.Intn(400))+"\n"))
+		}
+		budget := 200 + rng.Intn(3000)
+		blk, err := Build(Input{Binding: claude(t), Notes: notes.Snapshot{Notes: ns}, BudgetTokens: budget})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(blk.Full) > 0 && blk.Tokens > budget {
+			t.Fatalf("iter %d: %d tokens over budget %d", iter, blk.Tokens, budget)
+		}
+		full := map[string]bool{}
+		for _, n := range blk.Full {
+			full[n] = true
+		}
+		var order []string
+		for _, n := range rank(ns) {
+			if full[n.Name] {
+				order = append(order, n.Name)
+				continue
+			}
+			if cost := noteBlockLen(n) + len(fullMark); len(blk.Text)+cost+footerSlack <= budget*BytesPerToken {
+				t.Fatalf("iter %d: %s (%d bytes) was left out but fits (%d of %d bytes used)", iter, n.Name, cost, len(blk.Text), budget*BytesPerToken)
+			}
+		}
+		if strings.Join(order, ",") != strings.Join(blk.Full, ",") {
+			t.Fatalf("iter %d: full texts %v not in rank order %v", iter, blk.Full, order)
+		}
+	}
+}
