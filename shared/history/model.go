@@ -18,14 +18,14 @@ const (
 
 // Session describes one persisted transcript file of one harness.
 type Session struct {
-	Harness string    // "claude", "pi" or "codex"
-	ID      string    // the harness's own session / thread id
-	Path    string    // absolute path of the transcript file
-	Cwd     string    // working directory the session ran in, if recorded
-	Title   string    // title or first user prompt, one line, bounded
-	Started time.Time // first record's time, zero if unknown
-	Updated time.Time // last record's time (or file mtime), zero if unknown
-	Size    int64     // file size in bytes
+	Harness string    `json:"harness"`          // "claude", "pi" or "codex"
+	ID      string    `json:"id"`               // the harness's own session / thread id
+	Path    string    `json:"path"`             // absolute path of the transcript file
+	Cwd     string    `json:"cwd,omitempty"`    // working directory the session ran in, if recorded
+	Title   string    `json:"title,omitempty"`  // title or first user prompt, one line, bounded
+	Started time.Time `json:"started,omitzero"` // first record's time, zero if unknown
+	Updated time.Time `json:"updated,omitzero"` // last record's time (or file mtime), zero if unknown
+	Size    int64     `json:"size"`             // file size in bytes
 }
 
 // Kind says what an Event is.
