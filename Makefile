@@ -5,7 +5,7 @@ GO      ?= go
 BIN     := bin
 NOTESOUP := $(BIN)/notesoup
 
-.PHONY: all build test unit lint proto proto-check demo e2e bench fuzz clean
+.PHONY: all build test unit lint proto proto-check demo e2e plugin-test bench fuzz clean
 
 all: build
 
@@ -43,3 +43,17 @@ bench:
 
 clean:
 	rm -rf $(BIN)
+
+# Each plugin (plugins/<name>/build.mk) and the e2e harness (e2e/build.mk)
+# add their own targets and append them to these lists, so the top-level
+# targets stay one line each.
+PLUGIN_TEST_TARGETS :=
+E2E_TARGETS :=
+-include plugins/*/build.mk
+-include e2e/build.mk
+
+# plugin-test: typecheck, validate and unit-test every plugin.
+plugin-test: $(PLUGIN_TEST_TARGETS)
+
+# e2e: real harness CLIs against the scripted model server.
+e2e: $(E2E_TARGETS)
