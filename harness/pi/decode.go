@@ -52,11 +52,11 @@ const (
 	parentMissing = -2 // parentId names an entry the file does not hold
 )
 
-// node is the in-memory tree metadata of one entry: no text.
+// node is the in-memory tree metadata of one entry: no text, no id (the id
+// lives once, as a key of the id index). It is kept small because a long
+// session has hundreds of thousands of entries.
 type node struct {
-	id       string
-	parentID string // a forward or missing parent reference, until resolved
-	parent   int32  // index of the parent node, parentRoot or parentMissing
+	parent   int32 // index of the parent node, parentRoot or parentMissing
 	line     int32
 	hash     uint64 // of the line, to recognise repeats and detect rewrites
 	seq      int64  // first address, 0 when the entry allocates none
@@ -75,22 +75,16 @@ type callRef struct {
 	pos  int32
 }
 
-// resultRef is a tool result waiting to be paired after indexing.
-type resultRef struct {
-	node   int32
-	callID string
-}
-
 // index is everything the first pass learns.
 type index struct {
 	path      string
 	sessionID string
 	version   int
 	nodes     []node
-	byID      map[string]int32
-	calls     map[string][]callRef
-	results   []resultRef
-	pairs     map[int64]int64 // seq -> paired seq, both directions
+	ids       idIndex
+	forward   map[int32]string     // node -> parent id not seen before it
+	calls     map[string][]callRef // call id -> calls not answered yet
+	pairs     map[int64]int64      // seq -> paired seq, both directions
 	missing   []string        // parent ids that are not in the file
 	committed int64           // bytes of committed lines the index covers
 	seed      maphash.Seed
@@ -136,7 +130,8 @@ func refusalSummary(err error) history.Summary {
 func buildIndex(r io.ReaderAt, size int64, path string) (*index, error) {
 	ix := &index{
 		path:  path,
-		byID:  make(map[string]int32),
+		ids:     newIDIndex(),
+		forward: make(map[int32]string),
 		calls: make(map[string][]callRef),
 		pairs: make(map[int64]int64),
 		seed:  maphash.MakeSeed(),
@@ -194,7 +189,7 @@ func buildIndex(r io.ReaderAt, size int64, path string) (*index, error) {
 			continue // an unknown record without an id: nothing links to it
 		}
 		h := maphash.Bytes(ix.seed, line)
-		if at, dup := ix.byID[e.id]; dup {
+		if at, dup := ix.ids.get(e.id); dup {
 			if ix.nodes[at].hash == h {
 				continue // a repeated record keeps its first address
 			}
@@ -203,14 +198,14 @@ func buildIndex(r io.ReaderAt, size int64, path string) (*index, error) {
 		if len(ix.nodes) >= 1<<31-1 || lr.line >= 1<<31-1 {
 			return nil, ix.refuse(lr.line, "too many entries for one session file")
 		}
-		n := node{id: e.id, parent: parentRoot, line: int32(lr.line), hash: h, kind: e.kind, ord: -1, seg: -1, boot: bootOrdinal(line, &e, version)}
+		n := node{parent: parentRoot, line: int32(lr.line), hash: h, kind: e.kind, ord: -1, seg: -1, boot: bootOrdinal(line, &e, version)}
 		if e.hasParent {
 			// Resolve the usual backward link now; keep the id only for a
 			// forward or missing reference, resolved after the read.
-			if p, ok := ix.byID[e.parentID]; ok {
+			if p, ok := ix.ids.get(e.parentID); ok {
 				n.parent = p
 			} else {
-				n.parentID = e.parentID
+				ix.forward[int32(len(ix.nodes))] = e.parentID
 			}
 		}
 		at := int32(len(ix.nodes))
@@ -221,11 +216,11 @@ func buildIndex(r io.ReaderAt, size int64, path string) (*index, error) {
 		for j, c := range e.calls {
 			ix.calls[c.id] = append(ix.calls[c.id], callRef{node: at, pos: int32(j)})
 		}
-		if e.kind == kindToolResult {
-			ix.results = append(ix.results, resultRef{node: at, callID: e.resultID})
-		}
-		ix.byID[e.id] = at
+		ix.ids.put(e.id, at)
 		ix.nodes = append(ix.nodes, n)
+		if e.kind == kindToolResult {
+			ix.pair(at, e.resultID)
+		}
 	}
 	return ix, nil
 }
@@ -236,31 +231,32 @@ func buildIndex(r io.ReaderAt, size int64, path string) (*index, error) {
 func (ix *index) resolve(headID string) (int32, error) {
 	missingAt := map[string]int32{}
 	for i := range ix.nodes {
-		n := &ix.nodes[i]
-		if n.parentID == "" {
+		parentID, ok := ix.forward[int32(i)]
+		if !ok {
 			continue
 		}
-		if p, ok := ix.byID[n.parentID]; ok {
+		n := &ix.nodes[i]
+		if p, ok := ix.ids.get(parentID); ok {
 			n.parent = p
 		} else {
 			n.parent = parentMissing
-			m, ok := missingAt[n.parentID]
+			m, ok := missingAt[parentID]
 			if !ok {
 				m = int32(len(ix.missing))
-				ix.missing = append(ix.missing, n.parentID)
-				missingAt[n.parentID] = m
+				ix.missing = append(ix.missing, parentID)
+				missingAt[parentID] = m
 			}
 			n.seg = m
 		}
-		n.parentID = ""
 	}
+	ix.forward = nil
 	var walk []int32
 	for i := range ix.nodes {
 		walk = walk[:0]
 		cur := int32(i)
 		for cur >= 0 && ix.nodes[cur].state != 2 {
 			if ix.nodes[cur].state == 1 {
-				return -1, ix.refuse(int(ix.nodes[cur].line), "entry %q is its own ancestor (a parentId cycle); the file is corrupted", ix.nodes[cur].id)
+				return -1, ix.refuse(int(ix.nodes[cur].line), "the entry on this line is its own ancestor (a parentId cycle); the file is corrupted")
 			}
 			ix.nodes[cur].state = 1
 			walk = append(walk, cur)
@@ -292,7 +288,6 @@ func (ix *index) resolve(headID string) (int32, error) {
 			n.state = 2
 		}
 	}
-	ix.pair()
 	if len(ix.nodes) == 0 {
 		if headID != "" {
 			return -1, ix.refuse(0, "head entry %q is not in the file yet (the write may lag); retry", headID)
@@ -301,7 +296,7 @@ func (ix *index) resolve(headID string) (int32, error) {
 	}
 	head := int32(len(ix.nodes) - 1) // pi's active leaf on load: the last entry
 	if headID != "" {
-		h, ok := ix.byID[headID]
+		h, ok := ix.ids.get(headID)
 		if !ok {
 			return -1, ix.refuse(0, "head entry %q is not in the file yet (the write may lag); retry", headID)
 		}
@@ -313,32 +308,39 @@ func (ix *index) resolve(headID string) (int32, error) {
 	return head, nil
 }
 
-// pair links each tool result to the call it answers: the toolCall of the
-// same id in the nearest assistant message above it. A call answers once; a
-// second result for it stays unpaired.
-func (ix *index) pair() {
-	for _, r := range ix.results {
-		cur := ix.nodes[r.node].parent
-		for steps := 0; cur >= 0 && steps < maxPairWalk; steps++ {
-			n := &ix.nodes[cur]
-			if n.kind == kindAssistant {
-				for _, c := range ix.calls[r.callID] {
-					if c.node != cur {
-						continue
-					}
-					callSeq := n.seq + 1 + int64(c.pos)
-					if _, taken := ix.pairs[callSeq]; !taken {
-						resSeq := ix.nodes[r.node].seq
-						ix.pairs[callSeq], ix.pairs[resSeq] = resSeq, callSeq
-					}
+// pair links a tool result, as it is indexed, to the call it answers: the
+// unanswered toolCall of the same id in the nearest assistant message above
+// it. Pi chains results directly below their assistant message (pi.md
+// §3.3), so the call is always indexed first; a result whose parent is a
+// forward reference stays unpaired. A call answers once.
+func (ix *index) pair(result int32, callID string) {
+	open := ix.calls[callID]
+	if len(open) == 0 {
+		return
+	}
+	cur := ix.nodes[result].parent
+	for steps := 0; cur >= 0 && steps < maxPairWalk; steps++ {
+		n := &ix.nodes[cur]
+		if n.kind == kindAssistant {
+			for k, c := range open {
+				if c.node != cur {
+					continue
 				}
-				break
+				callSeq, resSeq := n.seq+1+int64(c.pos), ix.nodes[result].seq
+				ix.pairs[callSeq], ix.pairs[resSeq] = resSeq, callSeq
+				if open = append(open[:k], open[k+1:]...); len(open) == 0 {
+					delete(ix.calls, callID)
+				} else {
+					ix.calls[callID] = open
+				}
+				return
 			}
-			if n.kind != kindTreeOnly && n.kind != kindToolResult {
-				break // a user turn or notice: the call is not above this result
-			}
-			cur = n.parent
+			return
 		}
+		if n.kind != kindTreeOnly && n.kind != kindToolResult {
+			return // a user turn or notice: the call is not above this result
+		}
+		cur = n.parent
 	}
 }
 
@@ -404,7 +406,7 @@ func (ix *index) summary(head int32) history.Summary {
 		if n.parent == parentMissing {
 			sum.Notes = append(sum.Notes,
 				history.ProjectionNote{Kind: history.NoteGap, Line: int(n.line), Ref: ix.missing[n.seg],
-					Message: fmt.Sprintf("entry %q (line %d) names parent %q, which is not in %s: the history before it is missing", n.id, n.line, ix.missing[n.seg], ix.path)},
+					Message: fmt.Sprintf("the entry on line %d names parent %q, which is not in %s: the history before it is missing", n.line, ix.missing[n.seg], ix.path)},
 				history.ProjectionNote{Kind: history.NoteUnknownSegment, Line: int(n.line), Ref: ix.window(n),
 					Message: fmt.Sprintf("events from line %d on have no path to the session's root, so their window ordinal is unknown", n.line)})
 		}
