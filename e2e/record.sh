@@ -40,6 +40,8 @@ ALL_SCENARIOS=(
 
 die() { echo "record.sh: $*" >&2; exit 1; }
 
+orig_args=("$@")
+
 if [ "${1:-}" = "-l" ]; then printf '%s\n' "${ALL_SCENARIOS[@]}"; exit 0; fi
 [ $# -ge 1 ] || die "usage: e2e/record.sh OUTDIR [harness/scenario...]  (-l lists scenarios)"
 mkdir -p "$1"
@@ -58,8 +60,26 @@ for c in go git jq node; do command -v "$c" >/dev/null || die "$c not found on P
 
 bin="$RECORD_ROOT/bin"
 mkdir -p "$bin"
-echo "+ go build -o $bin/ ./testkit/cmd/modelserver ./testkit/cmd/echomcp" >&2
-(cd "$root" && go build -o "$bin/" ./testkit/cmd/modelserver ./testkit/cmd/echomcp)
+# Built once, outside the network namespace below (the re-run skips it).
+if [ -z "${_RECORD_IN_NETNS:-}" ]; then
+	echo "+ go build -o $bin/ ./testkit/cmd/modelserver ./testkit/cmd/echomcp" >&2
+	(cd "$root" && go build -o "$bin/" ./testkit/cmd/modelserver ./testkit/cmd/echomcp)
+fi
+
+# Network isolation: when the kernel allows it (root, or user namespaces),
+# re-run this script inside a fresh network namespace whose only interface
+# is loopback, so no CLI can reach anything but the model server, whatever
+# it tries. RECORD_NETNS=off skips this; RECORD_NETNS=on makes it mandatory.
+if [ "${RECORD_NETNS:-auto}" != off ] && [ -z "${_RECORD_IN_NETNS:-}" ]; then
+	if unshare -n true 2>/dev/null && command -v ip >/dev/null; then
+		echo "+ unshare -n: re-running in a loopback-only network namespace" >&2
+		exec env _RECORD_IN_NETNS=1 unshare -n bash -c 'ip link set lo up && exec "$@"' record.sh "$0" "${orig_args[@]}"
+	elif [ "${RECORD_NETNS:-auto}" = on ]; then
+		die "RECORD_NETNS=on but a network namespace cannot be created here (unshare -n failed)"
+	else
+		echo "record.sh: note: no network namespace available; isolation rests on the fake base URLs and credentials" >&2
+	fi
+fi
 
 # ---------------------------------------------------------------------------
 # Workspace, server and logging helpers. W is the current workspace.
@@ -73,6 +93,7 @@ cmdlog=""
 # one file), logs/.
 setup() {
 	W="$RECORD_ROOT/$1-$2"
+	URL=""
 	rm -rf "$W"
 	mkdir -p "$W/home" "$W/work" "$W/logs" "$W/tmp"
 	chmod 700 "$W/tmp"
@@ -90,8 +111,23 @@ show() {
 	line=${line% }
 	line=${line//"$W"/'$W'}
 	line=${line//"$root"/'$REPO'}
+	[ -z "$URL" ] || line=${line//"$URL"/'$URL'}
+	line=${line//"$bin"/'$BIN'}
 	echo "+ $line" >&2
 	echo "$line" >>"$cmdlog"
+}
+
+# show_file PATH: record a config file the scenario wrote, as the heredoc
+# that would recreate it.
+show_file() {
+	local body
+	body=$(cat "$1")
+	body=${body//"$W"/'$W'}
+	[ -z "$URL" ] || body=${body//"$URL"/'$URL'}
+	body=${body//"$bin"/'$BIN'}
+	local p=${1//"$W"/'$W'}
+	echo "+ cat > $p" >&2
+	printf "cat > %s <<'EOF'\n%s\nEOF\n" "$p" "$body" >>"$cmdlog"
 }
 
 # start_server SCRIPT: run the model server on a free port for this
@@ -113,6 +149,7 @@ start_server() {
 	[ -s "$W/url" ] || die "model server did not report its URL within 10s"
 	URL=$(cat "$W/url")
 	echo "  model server at $URL" >&2
+	echo "# model server URL is \$URL (a free port on 127.0.0.1)" >>"$cmdlog"
 }
 
 # stop_server: stop the server; fail when it saw requests the script did not
@@ -331,7 +368,7 @@ pi_setup() { # CONTEXT_WINDOW
     "models": [ { "id": "fake-model", "name": "Fake Model", "reasoning": false, "input": ["text"],
                   "contextWindow": ${1:-32000}, "maxTokens": 4096 } ] } } }
 EOF
-	show cat "$W/home/.pi/agent/models.json" "# provider fake -> $URL/v1, contextWindow ${1:-32000}"
+	show_file "$W/home/.pi/agent/models.json"
 }
 pi_env=(PI_OFFLINE=1 PI_TELEMETRY=0)
 pi_flags=(-nc --provider fake --model fake-model)
@@ -365,7 +402,7 @@ scenario_pi_compact() {
 	start_server pi-compact.json
 	pi_setup
 	echo '{ "compaction": { "enabled": true, "reserveTokens": 2000, "keepRecentTokens": 30 } }' >"$W/home/.pi/agent/settings.json"
-	show cat "$W/home/.pi/agent/settings.json" '# { "compaction": { "enabled": true, "reserveTokens": 2000, "keepRecentTokens": 30 } }'
+	show_file "$W/home/.pi/agent/settings.json"
 	run_cli run1 "${pi_env[@]}" "$PI" -p "${pi_flags[@]}" 'Read notes.txt and remember it'
 	local f
 	f=$(pi_session)
@@ -447,7 +484,7 @@ base_url = "$URL/v1"
 wire_api = "responses"
 env_key = "FAKE_API_KEY"
 EOF
-	show cat "$W/home/.codex/config.toml" "# provider fake -> $URL/v1"
+	show_file "$W/home/.codex/config.toml"
 }
 codex_env() { echo "CODEX_HOME=$W/home/.codex" FAKE_API_KEY=sk-fake; }
 codex_sessions() { find "$W/home/.codex/sessions" -name 'rollout-*.jsonl' | sort; }
@@ -543,7 +580,7 @@ startup_timeout_sec = 20
 tool_timeout_sec = 60
 default_tools_approval_mode = "approve"
 EOF
-	show cat "$W/home/.codex/config.toml" "# + [mcp_servers.echo] command=$bin/echomcp args=[-log, \$W/logs/echomcp.jsonl] default_tools_approval_mode=approve"
+	show_file "$W/home/.codex/config.toml"
 	# shellcheck disable=SC2046
 	run_cli run1 $(codex_env) "$CODEX" exec --skip-git-repo-check -C "$W/work" 'Call the echo tool with: ping from the model'
 	stop_server
@@ -568,12 +605,14 @@ write_readme() {
 		echo "Real session files written by the pinned CLI ($(pinned "$h")) running headless"
 		echo "against the scripted model server (testkit/cmd/modelserver) on 127.0.0.1, in an"
 		echo "isolated HOME. Generated by \`e2e/record.sh\`; do not edit by hand — re-record."
-		echo "\`\$W\` is the scenario workspace (\`$RECORD_ROOT/$h-<scenario>\`), \`\$REPO\` the repo root."
+		echo "\`\$W\` is the scenario workspace (\`$RECORD_ROOT/$h-<scenario>\`), \`\$REPO\` the repo root,"
+		echo "\`\$BIN\` holds \`go build -o \$BIN/ ./testkit/cmd/modelserver ./testkit/cmd/echomcp\`."
 		echo "The model's replies are the scenario scripts in \`e2e/scenarios/$h-<scenario>.json\`."
 		echo "Every CLI command below ran in \`\$W/work\` (a git repo holding \`notes.txt\`), stdin"
 		echo "\`/dev/null\`, under \`env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=\$W/home TMPDIR=\$W/tmp"
 		echo "TZ=UTC LANG=C.UTF-8 SHELL=/bin/bash TERM=dumb NO_COLOR=1\` plus the variables shown."
-		echo "The port in the URLs is whatever was free at the time."
+		echo "\`\$URL\` is the model server's base URL (a free port on 127.0.0.1). Recording ran in a"
+		echo "loopback-only network namespace (\`unshare -n\`) when the machine allowed it."
 		local s
 		for s in "$dir"/*/; do
 			s=${s%/}
