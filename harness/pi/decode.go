@@ -56,17 +56,17 @@ const (
 // lives once, as a key of the id index). It is kept small because a long
 // session has hundreds of thousands of entries.
 type node struct {
-	parent   int32 // index of the parent node, parentRoot or parentMissing
-	line     int32
-	hash     uint64 // of the line, to recognise repeats and detect rewrites
-	seq      int64  // first address, 0 when the entry allocates none
-	nseq     int32  // addresses allocated: message + one per tool call
-	kind     entryKind
-	ord      int32 // window ordinal; -1 while unresolved or unknown
-	seg      int32 // index into index.missing for unknown segments, -1 if known
-	boot     int32 // ordinal named by a retained notesoup boot marker, -1 if none
-	state    uint8 // link resolution: 0 new, 1 on the walk, 2 done
-	onPath   bool
+	parent int32 // index of the parent node, parentRoot or parentMissing
+	line   int32
+	hash   uint64 // of the line, to recognise repeats and detect rewrites
+	seq    int64  // first address, 0 when the entry allocates none
+	nseq   int32  // addresses allocated: message + one per tool call
+	kind   entryKind
+	ord    int32 // window ordinal; -1 while unresolved or unknown
+	seg    int32 // index into index.missing for unknown segments, -1 if known
+	boot   int32 // ordinal named by a retained notesoup boot marker, -1 if none
+	state  uint8 // link resolution: 0 new, 1 on the walk, 2 done
+	onPath bool
 }
 
 // callRef locates a toolCall block: the assistant node and its position.
@@ -85,8 +85,8 @@ type index struct {
 	forward   map[int32]string     // node -> parent id not seen before it
 	calls     map[string][]callRef // call id -> calls not answered yet
 	pairs     map[int64]int64      // seq -> paired seq, both directions
-	missing   []string        // parent ids that are not in the file
-	committed int64           // bytes of committed lines the index covers
+	missing   []string             // parent ids that are not in the file
+	committed int64                // bytes of committed lines the index covers
 	seed      maphash.Seed
 }
 
@@ -129,12 +129,12 @@ func refusalSummary(err error) history.Summary {
 // addresses in append order and record the tree links.
 func buildIndex(r io.ReaderAt, size int64, path string) (*index, error) {
 	ix := &index{
-		path:  path,
+		path:    path,
 		ids:     newIDIndex(),
 		forward: make(map[int32]string),
-		calls: make(map[string][]callRef),
-		pairs: make(map[int64]int64),
-		seed:  maphash.MakeSeed(),
+		calls:   make(map[string][]callRef),
+		pairs:   make(map[int64]int64),
+		seed:    maphash.MakeSeed(),
 	}
 	lr := newLineReader(io.NewSectionReader(r, 0, size))
 	first, terminated, err := lr.next()
