@@ -36,7 +36,7 @@ proto-check:
 	  diff -r $$tmp/harnesspb contract/harnesspb && echo "proto: generated code is current"
 
 demo: build
-	$(NOTESOUP) help
+	scripts/demo.sh
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
