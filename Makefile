@@ -13,7 +13,7 @@ build:
 	$(GO) build -o $(NOTESOUP) ./cmd/notesoup
 
 # test: everything CI runs.
-test: lint proto-check unit
+test: lint proto-check unit plugin-test e2e
 
 unit:
 	$(GO) test -count=1 ./...
