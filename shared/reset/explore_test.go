@@ -11,7 +11,7 @@ import (
 )
 
 // exploreDepth is the length of the event sequences TestExhaustive walks.
-var exploreDepth = flag.Int("explore.depth", 16, "event sequence depth for TestExhaustive")
+var exploreDepth = flag.Int("explore.depth", 15, "event sequence depth for TestExhaustive")
 
 // shadow is the invariant checker's own record of what happened, kept from
 // the events alone (never from the machine's flags), per request id.
@@ -65,6 +65,7 @@ func alphabet(n node) []Event {
 		{Kind: EvSessionChanged, Session: fmt.Sprintf("s%d", n.s.Generation+1), Seed: exploreSeed},
 		{Kind: EvBudgetHard}, {Kind: EvBudgetHard, AutoResetOff: true}, {Kind: EvBudgetHard, Subagent: true},
 		{Kind: EvWarningDelivered},
+		{Kind: EvCapSet, Cap: 100_000}, {Kind: EvCapSet}, {Kind: EvSessionEnded},
 		{Kind: EvCompactionStarted}, // a user's /compact
 	}
 	markers := []string{"notesoup-reset:999:999"}
@@ -93,7 +94,7 @@ func check(n node, ev Event, s2 State, acts []Action) (shadow, error) {
 	if len(acts) == 0 {
 		return sh, fmt.Errorf("no action at all")
 	}
-	if ev.Kind == EvSessionChanged && ev.Session != pre.Session {
+	if ev.Kind == EvSessionChanged && ev.Session != pre.Session || ev.Kind == EvSessionEnded {
 		sh = newShadow()
 	}
 	if ev.Subagent {
@@ -168,7 +169,7 @@ func check(n node, ev Event, s2 State, acts []Action) (shadow, error) {
 		sh.outstanding[pre.Commit.RequestID] = false
 	}
 	if d := s2.Window - pre.Window; d != 0 && !(d == 1 && (ev.Kind == EvNativeCompaction || ev.Kind == EvCompactionCommitted && matched && ev.Evidence)) {
-		if !(ev.Kind == EvSessionChanged && s2.Window == 0) {
+		if !((ev.Kind == EvSessionChanged || ev.Kind == EvSessionEnded) && s2.Window == 0) {
 			return sh, fmt.Errorf("window moved by %d on %s", d, ev.Kind)
 		}
 	}
@@ -264,7 +265,8 @@ func canonical(n node) string {
 		s.Cutoff.RequestID = ren(s.Cutoff.RequestID)
 	}
 	s.Continuation = ren(s.Continuation)
-	s.NextID, s.Generation, s.Window, s.Session = 0, 0, 0, ""
+	// The cap only moves the budget points, which the flow never reads.
+	s.NextID, s.Generation, s.Window, s.Session, s.Cap = 0, 0, 0, "", 0
 	last := ""
 	if n.lastMarker != "" && (n.s.Commit == nil || n.lastMarker != n.s.Commit.Marker) {
 		last = "stale"

@@ -63,6 +63,12 @@ const (
 	EvBudgetHard EventKind = "budget_hard"
 	// EvWarningDelivered: the budget warning was accepted downstream.
 	EvWarningDelivered EventKind = "warning_delivered"
+	// EvCapSet: /notesoup cap set the runtime cap (Cap tokens, 0 = off).
+	EvCapSet EventKind = "cap_set"
+	// EvSessionEnded: the session ended or the plugin reloaded; the flow and
+	// the runtime cap are forgotten and pending asynchronous work is
+	// invalidated.
+	EvSessionEnded EventKind = "session_ended"
 )
 
 // EventKinds lists the whole alphabet, in a stable order.
@@ -70,7 +76,7 @@ var EventKinds = []EventKind{
 	EvResetRequested, EvTurnStarted, EvStep, EvTurnCompleted, EvTurnAborted, EvTurnFailed, EvTurnRefused,
 	EvInputAccepted, EvInputDelivered, EvCompactionStarted, EvCompactionCommitted, EvCompactionFailed,
 	EvCompactionVetoed, EvNativeCompaction, EvManualStop, EvCloseOutFailed, EvContinuationDropped,
-	EvSessionChanged, EvBudgetHard, EvWarningDelivered,
+	EvSessionChanged, EvBudgetHard, EvWarningDelivered, EvCapSet, EvSessionEnded,
 }
 
 // TurnOrigin says who started a turn.
@@ -107,6 +113,8 @@ type Event struct {
 	// AutoResetOff comes with EvBudgetHard when the harness's automatic
 	// compaction is off: the crossing is then measured but never resets.
 	AutoResetOff bool `json:"auto_reset_off,omitempty"`
+	// Cap comes with EvCapSet: the runtime cap in tokens, 0 to clear it.
+	Cap int64 `json:"cap,omitempty"`
 }
 
 // ActionKind names one action Step asks the caller to perform.
@@ -224,6 +232,10 @@ type State struct {
 	// Continuation is the request whose continuation was sent and has not
 	// started yet (0 for none).
 	Continuation uint64 `json:"continuation,omitempty"`
+	// Cap is the runtime cap (/notesoup cap) in tokens, 0 for none. It
+	// survives rollovers and model changes and is cleared when the session
+	// ends, reloads or changes identity. Pass it as ThresholdInput.Cap.
+	Cap int64 `json:"cap,omitempty"`
 }
 
 // NewState returns the initial state of a session.
@@ -276,6 +288,18 @@ func Step(in State, ev Event) (State, []Action) {
 		return sessionChanged(s, ev)
 	case EvResetRequested:
 		return resetRequested(in, s, ev)
+	case EvSessionEnded:
+		next := State{Version: StateVersion, Session: s.Session, Generation: s.Generation + 1, Seed: s.Seed,
+			NextID: max(s.NextID, 1), CompactDisabled: s.CompactDisabled}
+		return next, nothing("session ended: the flow and the cap are forgotten")
+	case EvCapSet:
+		if ev.Cap < 0 || ev.Cap > MaxCapTokens {
+			return in, refuse(fmt.Sprintf("cap %d out of range 0..%d", ev.Cap, MaxCapTokens))
+		}
+		// A pending reset keeps its continuation/STOP policy: only the
+		// points move.
+		s.Cap = ev.Cap
+		return s, nothing("")
 	case EvWarningDelivered:
 		if ev.Subagent {
 			return in, nothing("subagent events do not touch the main window")

@@ -436,3 +436,36 @@ func TestStepIsPure(t *testing.T) {
 		t.Fatalf("Step is not deterministic")
 	}
 }
+
+func TestCapLifetime(t *testing.T) {
+	s, acts := run(t, NewState("s", 1), Event{Kind: EvCapSet, Cap: 100_000}, start, tool("", "true"), step, completed)
+	if s.Cap != 100_000 {
+		t.Fatalf("cap %d", s.Cap)
+	}
+	// The cap survives the rollover; a change keeps the pending policy.
+	s, _ = run(t, s, Event{Kind: EvCapSet, Cap: 150_000})
+	s, acts = commitFlow(t, s)
+	if s.Cap != 150_000 || len(find(acts, ActSendContinuation)) != 0 {
+		t.Fatalf("after rollover cap %d, actions %v", s.Cap, kinds(acts))
+	}
+	// Off clears it; out of range is refused.
+	s2, _ := Step(s, Event{Kind: EvCapSet})
+	if s2.Cap != 0 {
+		t.Fatalf("cap off left %d", s2.Cap)
+	}
+	if _, a := Step(s, Event{Kind: EvCapSet, Cap: -1}); a[0].Kind != ActRefuse {
+		t.Fatalf("negative cap accepted")
+	}
+	// A new identity or the end of the session clears it and the flow.
+	s3, _ := Step(s, Event{Kind: EvSessionChanged, Session: "other"})
+	if s3.Cap != 0 {
+		t.Fatalf("cap survived a new session identity")
+	}
+	s4, _ := run(t, s, start, tool("", ""), step, completed)
+	m := s4.Commit.Marker
+	s4, acts = run(t, s4, Event{Kind: EvSessionEnded}, Event{Kind: EvCompactionStarted, Marker: m},
+		Event{Kind: EvCompactionCommitted, Marker: m, Evidence: true})
+	if s4.Cap != 0 || s4.Request != nil || s4.Window != 0 || len(find(acts, ActSendContinuation)) != 0 {
+		t.Fatalf("after session end: %+v %v", s4, kinds(acts))
+	}
+}
