@@ -5,7 +5,6 @@ package claude
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -149,24 +148,17 @@ func readGraph(path, sid string) (*graph, error) {
 			continue
 		}
 		var rec metaRecord
-		if err := json.Unmarshal(line, &rec); err != nil {
-			var syn *json.SyntaxError
-			if errors.As(err, &syn) || rec.Type == "" {
-				if !terminated {
-					// A write in progress: tolerated, and not counted, so the
-					// second pass stops before it too.
-					g.lines = lr.line - 1
-					break
-				}
-				return nil, g.refuse(lr.line, "malformed JSONL line: %v", err)
+		if err := parseMeta(line, &rec); err != nil {
+			if !terminated {
+				// A write in progress: tolerated, and not counted, so the
+				// second pass stops before it too.
+				g.lines = lr.line - 1
+				break
 			}
-			if !isRowType(rec.Type) {
-				continue
-			}
-			return nil, g.refuse(lr.line, "invalid %s row: %v", rec.Type, err)
+			return nil, g.refuse(lr.line, "malformed JSONL line: %v", err)
 		}
 		if rec.Type == "" {
-			return nil, g.refuse(lr.line, "record without a string type")
+			return nil, g.refuse(lr.line, "record is not an object with a string type")
 		}
 		if !terminated {
 			g.lastOK = true
@@ -261,16 +253,13 @@ func (g *graph) addRow(rec *metaRecord, raw []byte, line int) error {
 // rowText is the visible text of a user or attachment row.
 func rowText(raw []byte) (string, error) {
 	var fr fullRecord
-	if err := json.Unmarshal(raw, &fr); err != nil {
+	if err := parseFull(raw, &fr); err != nil {
 		return "", err
 	}
 	if fr.Type == typeAttachment {
 		return renderedText(fr.Rendered)
 	}
-	if fr.Message == nil {
-		return "", nil
-	}
-	t, _, err := contentText(fr.Message.Content)
+	t, _, err := contentText(fr.MessageContent)
 	return t, err
 }
 
@@ -733,8 +722,8 @@ func (g *graph) rowEvents(raw []byte, idx int32, p *projection, names map[int64]
 	n := &g.nodes[idx]
 	line := int(n.firstLine)
 	var fr fullRecord
-	if err := json.Unmarshal(raw, &fr); err != nil {
-		return nil, g.refuse(line, "invalid %s row: %v", fr.Type, err)
+	if err := parseFull(raw, &fr); err != nil {
+		return nil, g.refuse(line, "the transcript changed between passes (%v); retry", err)
 	}
 	if fr.UUID != n.uuid {
 		return nil, g.refuse(line, "the transcript changed between passes (expected row %s, found %q); retry", n.uuid, fr.UUID)
@@ -753,9 +742,7 @@ func (g *graph) rowEvents(raw []byte, idx int32, p *projection, names map[int64]
 		if fr.IsCompactSummary {
 			env.Kind, env.Role = history.KindNotice, history.RoleSystem
 		}
-		if fr.Message != nil {
-			env.Text, blocks, err = contentText(fr.Message.Content)
-		}
+		env.Text, blocks, err = contentText(fr.MessageContent)
 	case typeSystem:
 		env.Kind, env.Role = history.KindNotice, history.RoleSystem
 		env.Text, _, err = contentText(fr.Content)

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"hash/fnv"
+	"hash/maphash"
 	"strings"
 )
 
@@ -28,8 +28,8 @@ func isRowType(t string) bool {
 	return false
 }
 
-// jsonKind records only what kind of JSON value a field held, so the first
-// pass can validate shapes without copying large strings.
+// jsonKind records only what kind of JSON value a member held, so the first
+// pass can check shapes without copying large strings.
 type jsonKind byte
 
 const (
@@ -40,12 +40,6 @@ const (
 	kindObject
 	kindOther
 )
-
-// UnmarshalJSON implements json.Unmarshaler without retaining data.
-func (k *jsonKind) UnmarshalJSON(data []byte) error {
-	*k = kindOf(data)
-	return nil
-}
 
 func kindOf(data []byte) jsonKind {
 	data = bytes.TrimLeft(data, " \t\r\n")
@@ -65,20 +59,20 @@ func kindOf(data []byte) jsonKind {
 	return kindOther
 }
 
-// rawDigest records a field's kind and a hash of its bytes, to tell
+// digestSeed keys the content digests; they are compared only within one
+// decode, so a per-process seed is enough.
+var digestSeed = maphash.MakeSeed()
+
+// rawDigest records a member's kind and a hash of its bytes, to tell
 // identical repeated records from conflicting ones without keeping either.
 type rawDigest struct {
 	kind jsonKind
 	sum  uint64
 }
 
-// UnmarshalJSON implements json.Unmarshaler without retaining data.
-func (d *rawDigest) UnmarshalJSON(data []byte) error {
-	d.kind = kindOf(data)
-	h := fnv.New64a()
-	h.Write(data)
-	d.sum = h.Sum64()
-	return nil
+func (d *rawDigest) set(raw []byte) {
+	d.kind = kindOf(raw)
+	d.sum = maphash.Bytes(digestSeed, raw)
 }
 
 // toolBlock is a tool_use or tool_result block as the first pass needs it.
@@ -89,71 +83,82 @@ type toolBlock struct {
 }
 
 // metaContent is message.content as the first pass sees it: its digest, its
-// tool blocks in order, and the first schema problem found (the unmarshaler
-// never fails, so the record's type is always decoded and an unknown record
-// type can be ignored whatever its fields hold).
+// tool blocks in order, and the first schema problem found.
 type metaContent struct {
 	rawDigest
 	tools   []toolBlock
 	problem string
 }
 
-type metaBlock struct {
-	Type      *string  `json:"type"`
-	ID        *string  `json:"id"`
-	Name      *string  `json:"name"`
-	ToolUseID *string  `json:"tool_use_id"`
-	Text      jsonKind `json:"text"`
-}
-
-// UnmarshalJSON implements json.Unmarshaler.
-func (c *metaContent) UnmarshalJSON(data []byte) error {
-	_ = c.rawDigest.UnmarshalJSON(data)
+func (c *metaContent) set(raw []byte) {
+	c.rawDigest.set(raw)
 	switch c.kind {
 	case kindString:
-		return nil
+		return
 	case kindArray:
 	default:
 		c.problem = "message.content must be a string or a list of blocks"
-		return nil
+		return
 	}
-	var blocks []metaBlock
-	if err := json.Unmarshal(data, &blocks); err != nil {
-		c.problem = "message.content blocks: " + err.Error()
-		return nil
-	}
-	for i, b := range blocks {
-		if b.Type == nil {
-			c.problem = fmt.Sprintf("message.content[%d] has no string type", i)
-			return nil
+	i := 0
+	elements(raw, func(el []byte) {
+		defer func() { i++ }()
+		if c.problem != "" {
+			return
 		}
-		switch *b.Type {
+		if kindOf(el) != kindObject {
+			c.problem = fmt.Sprintf("message.content[%d] is not an object", i)
+			return
+		}
+		var typ, id, name, useID []byte
+		var hasType, textOK bool
+		members(el, func(k, v []byte) {
+			switch string(k) {
+			case "type":
+				typ, hasType = v, true
+			case "id":
+				id = v
+			case "name":
+				name = v
+			case "tool_use_id":
+				useID = v
+			case "text":
+				textOK = kindOf(v) == kindString
+			}
+		})
+		t, ok := str(typ)
+		if !hasType || !ok {
+			c.problem = fmt.Sprintf("message.content[%d] has no string type", i)
+			return
+		}
+		switch t {
 		case "text":
-			if b.Text != kindString {
+			if !textOK {
 				c.problem = fmt.Sprintf("message.content[%d]: text block without a string text", i)
-				return nil
 			}
 		case "tool_use":
-			if b.ID == nil || *b.ID == "" || b.Name == nil || *b.Name == "" {
+			ids, ok1 := str(id)
+			names, ok2 := str(name)
+			if !ok1 || !ok2 || ids == "" || names == "" {
 				c.problem = fmt.Sprintf("message.content[%d]: tool_use block needs a non-empty id and name", i)
-				return nil
+				return
 			}
-			c.tools = append(c.tools, toolBlock{use: true, id: *b.ID, name: *b.Name})
+			c.tools = append(c.tools, toolBlock{use: true, id: ids, name: names})
 		case "tool_result":
-			if b.ToolUseID == nil || *b.ToolUseID == "" {
+			u, ok := str(useID)
+			if !ok || u == "" {
 				c.problem = fmt.Sprintf("message.content[%d]: tool_result block needs a non-empty tool_use_id", i)
-				return nil
+				return
 			}
-			c.tools = append(c.tools, toolBlock{id: *b.ToolUseID})
+			c.tools = append(c.tools, toolBlock{id: u})
 		}
-	}
-	return nil
+	})
 }
 
 type metaMessage struct {
-	ID      string      `json:"id"`
-	Role    *string     `json:"role"`
-	Content metaContent `json:"content"`
+	ID      string
+	Role    *string
+	Content metaContent
 }
 
 type preservedSegment struct {
@@ -166,24 +171,126 @@ type compactMeta struct {
 	PreservedSegment *preservedSegment `json:"preservedSegment"`
 }
 
-// metaRecord is one line as the first (graph) pass decodes it.
+// metaRecord is one line as the first (graph) pass reads it.
 type metaRecord struct {
-	Type              string       `json:"type"`
-	UUID              *string      `json:"uuid"`
-	ParentUUID        *string      `json:"parentUuid"`
-	LogicalParentUUID *string      `json:"logicalParentUuid"`
-	SessionID         *string      `json:"sessionId"`
-	IsSidechain       bool         `json:"isSidechain"`
-	Subtype           string       `json:"subtype"`
-	CompactMetadata   *compactMeta `json:"compactMetadata"`
-	Message           *metaMessage `json:"message"`
-	Content           rawDigest    `json:"content"`
-	Rendered          rawDigest    `json:"rendered"`
-	Attachment        rawDigest    `json:"attachment"`
+	Type              string
+	UUID              *string
+	ParentUUID        *string
+	LogicalParentUUID *string
+	SessionID         *string
+	IsSidechain       bool
+	Subtype           string
+	CompactMetadata   *compactMeta
+	Message           *metaMessage
+	Content           rawDigest
+	Rendered          rawDigest
+	Attachment        rawDigest
+	// problem is the first member of the wrong JSON type; it makes a row
+	// invalid, and is irrelevant for records of other types.
+	problem string
+}
+
+func (r *metaRecord) bad(format string, args ...any) {
+	if r.problem == "" {
+		r.problem = fmt.Sprintf(format, args...)
+	}
+}
+
+// parseMeta validates one line and reads the members the graph needs. A
+// malformed line returns a *syntaxError; a line that is valid JSON but not
+// an object, or has no string type, leaves rec.Type empty.
+func parseMeta(line []byte, rec *metaRecord) error {
+	if err := validate(line); err != nil {
+		return err
+	}
+	members(line, func(k, v []byte) {
+		var ok bool
+		switch string(k) {
+		case "type":
+			if rec.Type, ok = str(v); !ok {
+				rec.Type = ""
+			}
+		case "uuid":
+			if rec.UUID, ok = strOrNull(v); !ok {
+				rec.bad("uuid is not a string")
+			}
+		case "parentUuid":
+			if rec.ParentUUID, ok = strOrNull(v); !ok {
+				rec.bad("parentUuid is not a string or null")
+			}
+		case "logicalParentUuid":
+			if rec.LogicalParentUUID, ok = strOrNull(v); !ok {
+				rec.bad("logicalParentUuid is not a string or null")
+			}
+		case "sessionId":
+			if rec.SessionID, ok = strOrNull(v); !ok {
+				rec.bad("sessionId is not a string")
+			}
+		case "isSidechain":
+			if rec.IsSidechain, ok = boolean(v); !ok {
+				rec.bad("isSidechain is not a boolean")
+			}
+		case "subtype":
+			if kindOf(v) == kindNull {
+				return
+			}
+			if rec.Subtype, ok = str(v); !ok {
+				rec.bad("subtype is not a string")
+			}
+		case "compactMetadata":
+			switch kindOf(v) {
+			case kindNull:
+			case kindObject:
+				var cm compactMeta
+				if err := json.Unmarshal(v, &cm); err != nil {
+					rec.bad("compactMetadata: %v", err)
+					return
+				}
+				rec.CompactMetadata = &cm
+			default:
+				rec.bad("compactMetadata is not an object")
+			}
+		case "message":
+			switch kindOf(v) {
+			case kindNull:
+			case kindObject:
+				m := &metaMessage{}
+				members(v, func(mk, mv []byte) {
+					switch string(mk) {
+					case "id":
+						if kindOf(mv) != kindNull {
+							if m.ID, ok = str(mv); !ok {
+								rec.bad("message.id is not a string")
+							}
+						}
+					case "role":
+						if m.Role, ok = strOrNull(mv); !ok {
+							rec.bad("message.role is not a string")
+						}
+					case "content":
+						m.Content.set(mv)
+					}
+				})
+				rec.Message = m
+			default:
+				rec.bad("message is not an object")
+			}
+		case "content":
+			rec.Content.set(v)
+		case "rendered":
+			rec.Rendered.set(v)
+		case "attachment":
+			rec.Attachment.set(v)
+		}
+	})
+	return nil
 }
 
 // schemaProblem returns why a row record is invalid, or "".
 func (r *metaRecord) schemaProblem() string {
+	if r.problem != "" {
+		return r.problem
+	}
 	if r.UUID == nil || *r.UUID == "" {
 		return r.Type + " row without a uuid"
 	}
@@ -224,64 +331,123 @@ func (r *metaRecord) schemaProblem() string {
 // environment stamps may legitimately differ between repeats (the latest
 // parentUuid wins); the content may not.
 func (r *metaRecord) digest() uint64 {
-	h := fnv.New64a()
-	fmt.Fprintf(h, "%s\x00%s\x00", r.Type, r.Subtype)
+	var h maphash.Hash
+	h.SetSeed(digestSeed)
+	h.WriteString(r.Type)
+	h.WriteByte(0)
+	h.WriteString(r.Subtype)
 	var content uint64
 	if r.Message != nil {
 		content = r.Message.Content.sum
 	}
-	fmt.Fprintf(h, "%x\x00%x\x00%x\x00%x", content, r.Content.sum, r.Rendered.sum, r.Attachment.sum)
+	for _, v := range []uint64{content, r.Content.sum, r.Rendered.sum, r.Attachment.sum} {
+		for k := 0; k < 8; k++ {
+			h.WriteByte(byte(v >> (8 * k)))
+		}
+	}
 	return h.Sum64()
 }
 
-// fullBlock is a content block as the second (text) pass decodes it.
+// fullBlock is a content block as the second (text) pass reads it.
 type fullBlock struct {
-	Type      string          `json:"type"`
-	Text      string          `json:"text"`
-	ID        string          `json:"id"`
-	Name      string          `json:"name"`
-	Input     json.RawMessage `json:"input"`
-	ToolUseID string          `json:"tool_use_id"`
-	Content   json.RawMessage `json:"content"`
-	IsError   bool            `json:"is_error"`
+	Type      string
+	Text      string
+	ID        string
+	Name      string
+	Input     []byte
+	ToolUseID string
+	Content   []byte
+	IsError   bool
 }
 
-// fullRecord is one selected row as the second pass decodes it.
+// fullRecord is one selected row as the second pass reads it. Raw members
+// alias the line buffer and are valid until the next line is read.
 type fullRecord struct {
-	Type             string `json:"type"`
-	UUID             string `json:"uuid"`
-	Timestamp        string `json:"timestamp"`
-	Subtype          string `json:"subtype"`
-	IsCompactSummary bool   `json:"isCompactSummary"`
-	Message          *struct {
-		Content json.RawMessage `json:"content"`
-	} `json:"message"`
-	Content      json.RawMessage `json:"content"`
-	Rendered     json.RawMessage `json:"rendered"`
-	RenderedRole string          `json:"renderedRole"`
+	Type             string
+	UUID             string
+	Timestamp        string
+	IsCompactSummary bool
+	MessageContent   []byte
+	Content          []byte
+	Rendered         []byte
+	RenderedRole     string
+}
+
+// parseFull validates a line again (the file may have changed since the
+// first pass) and reads what the text pass needs.
+func parseFull(line []byte, fr *fullRecord) error {
+	if err := validate(line); err != nil {
+		return err
+	}
+	members(line, func(k, v []byte) {
+		switch string(k) {
+		case "type":
+			fr.Type, _ = str(v)
+		case "uuid":
+			fr.UUID, _ = str(v)
+		case "timestamp":
+			fr.Timestamp, _ = str(v)
+		case "isCompactSummary":
+			fr.IsCompactSummary, _ = boolean(v)
+		case "message":
+			members(v, func(mk, mv []byte) {
+				if string(mk) == "content" {
+					fr.MessageContent = mv
+				}
+			})
+		case "content":
+			fr.Content = v
+		case "rendered":
+			fr.Rendered = v
+		case "renderedRole":
+			fr.RenderedRole, _ = str(v)
+		}
+	})
+	return nil
 }
 
 // contentText returns the visible text of a content value (a string or a
 // list of blocks: only text blocks count) and its blocks.
-func contentText(raw json.RawMessage) (string, []fullBlock, error) {
+func contentText(raw []byte) (string, []fullBlock, error) {
 	switch kindOf(raw) {
 	case kindAbsent, kindNull:
 		return "", nil, nil
 	case kindString:
-		var s string
-		err := json.Unmarshal(raw, &s)
-		return s, nil, err
+		s, ok := str(raw)
+		if !ok {
+			return "", nil, fmt.Errorf("content is not a valid string")
+		}
+		return s, nil, nil
 	case kindArray:
 		var blocks []fullBlock
-		if err := json.Unmarshal(raw, &blocks); err != nil {
-			return "", nil, err
-		}
 		var parts []string
-		for _, b := range blocks {
+		elements(raw, func(el []byte) {
+			var b fullBlock
+			members(el, func(k, v []byte) {
+				switch string(k) {
+				case "type":
+					b.Type, _ = str(v)
+				case "text":
+					b.Text, _ = str(v)
+				case "id":
+					b.ID, _ = str(v)
+				case "name":
+					b.Name, _ = str(v)
+				case "input":
+					b.Input = v
+				case "tool_use_id":
+					b.ToolUseID, _ = str(v)
+				case "content":
+					b.Content = v
+				case "is_error":
+					b.IsError, _ = boolean(v)
+				}
+			})
 			if b.Type == "text" && b.Text != "" {
 				parts = append(parts, b.Text)
 			}
-		}
+			blocks = append(blocks, b)
+		})
 		return strings.Join(parts, "\n\n"), blocks, nil
 	}
 	return "", nil, fmt.Errorf("content is neither a string nor a list")
@@ -290,30 +456,32 @@ func contentText(raw json.RawMessage) (string, []fullBlock, error) {
 // renderedText is an attachment's recorded rendering: each entry's content
 // (a string or text blocks), in order. Raw attachment payloads are never
 // read.
-func renderedText(raw json.RawMessage) (string, error) {
+func renderedText(raw []byte) (string, error) {
 	if kindOf(raw) != kindArray {
 		return "", nil
 	}
-	var entries []struct {
-		Content json.RawMessage `json:"content"`
-	}
-	if err := json.Unmarshal(raw, &entries); err != nil {
-		return "", err
-	}
 	var parts []string
-	for _, e := range entries {
-		t, _, err := contentText(e.Content)
-		if err != nil {
-			return "", err
+	var firstErr error
+	elements(raw, func(el []byte) {
+		var content []byte
+		members(el, func(k, v []byte) {
+			if string(k) == "content" {
+				content = v
+			}
+		})
+		t, _, err := contentText(content)
+		if err != nil && firstErr == nil {
+			firstErr = err
 		}
 		if t != "" {
 			parts = append(parts, t)
 		}
-	}
-	return strings.Join(parts, "\n\n"), nil
+	})
+	return strings.Join(parts, "\n\n"), firstErr
 }
 
-func compactJSON(raw json.RawMessage) string {
+// compactJSON renders a tool input on one line.
+func compactJSON(raw []byte) string {
 	if len(raw) == 0 {
 		return ""
 	}

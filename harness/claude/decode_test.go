@@ -255,7 +255,7 @@ func TestDecodeRefusals(t *testing.T) {
 		{file: "bad_cycle.jsonl", line: 3, msg: "cycle"},
 		{file: "bad_schema.jsonl", line: 2, msg: "tool_use block needs a non-empty id and name"},
 		{file: "bad_message.jsonl", line: 2, msg: "invalid assistant row"},
-		{file: "bad_notype.jsonl", line: 2, msg: "without a string type"},
+		{file: "bad_notype.jsonl", line: 2, msg: "not an object with a string type"},
 		{file: "basic.jsonl", head: "not-written-yet", retry: true, msg: "not on disk yet"},
 		{file: "missing-file.jsonl", msg: "no such file"},
 	}

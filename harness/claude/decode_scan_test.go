@@ -1,0 +1,98 @@
+package claude
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+)
+
+var scanSeeds = []string{
+	`{"a":1}`, `{"a":"x\"y","b":[1,2,{"c":null}]}`, `[]`, `{}`, ` {"a" : true , "b":false} `,
+	`{"a":-0.5e+10}`, `{"a":01}`, `{"a":1.}`, `{"a":"\u00e9\ud83d\ude00\ud800x"}`, `{"a":"\x"}`,
+	`{"a":"tab	in"}`, `{"a":1,}`, `{"a" 1}`, `{"a":[1 2]}`, `"\\\\"`, `{"a":"\\\\\""}`, `nul`, `{"a":1}x`,
+	`{"a":"` + "\u2028" + `"}`, `-`, `{"a":-}`, `1e5`, `{"a":"\uZZZZ"}`, `[[[[]]]]`,
+}
+
+// FuzzValidate checks the scanner against encoding/json: the same inputs are
+// valid, and every string decodes to the same value.
+func FuzzValidate(f *testing.F) {
+	for _, s := range scanSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		checkAgainstStdlib(t, b)
+	})
+}
+
+func TestValidateMatchesStdlib(t *testing.T) {
+	for _, s := range scanSeeds {
+		checkAgainstStdlib(t, []byte(s))
+	}
+}
+
+func checkAgainstStdlib(t *testing.T, b []byte) {
+	t.Helper()
+	got := validate(b) == nil
+	if want := json.Valid(b); got != want {
+		t.Fatalf("validate(%q) = %v, json.Valid = %v", b, got, want)
+	}
+	if !got {
+		// The walkers must not panic on invalid bytes either.
+		members(b, func(k, v []byte) { str(v) })
+		elements(b, func(v []byte) { str(v) })
+		return
+	}
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber() // 1e1000 is valid JSON but no float64
+	if err := dec.Decode(&v); err != nil {
+		t.Fatal(err)
+	}
+	compare(t, b, v)
+}
+
+// compare walks raw with the scanner and the stdlib's decoded value side by
+// side.
+func compare(t *testing.T, raw []byte, v any) {
+	t.Helper()
+	switch want := v.(type) {
+	case string:
+		got, ok := str(trim(raw))
+		if !ok || got != want {
+			t.Fatalf("str(%q) = %q, %v; want %q", raw, got, ok, want)
+		}
+	case map[string]any:
+		seen := map[string][]byte{}
+		members(raw, func(k, val []byte) {
+			key, _ := str(append(append([]byte{'"'}, k...), '"'))
+			seen[key] = val // the last duplicate wins, as in encoding/json
+		})
+		for k, wv := range want {
+			rv, ok := seen[k]
+			if !ok {
+				t.Fatalf("member %q of %q not walked", k, raw)
+			}
+			compare(t, rv, wv)
+		}
+	case []any:
+		var els [][]byte
+		elements(raw, func(val []byte) { els = append(els, val) })
+		if len(els) != len(want) {
+			t.Fatalf("elements(%q) = %d, want %d", raw, len(els), len(want))
+		}
+		for i := range els {
+			compare(t, els[i], want[i])
+		}
+	}
+}
+
+func trim(b []byte) []byte {
+	i, j := 0, len(b)
+	for i < j && isSpace(b[i]) {
+		i++
+	}
+	for j > i && isSpace(b[j-1]) {
+		j--
+	}
+	return b[i:j]
+}
