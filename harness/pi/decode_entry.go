@@ -146,6 +146,9 @@ type rawEnvelope struct {
 // text is wanted (the emitting pass) or only the tree shape (the indexing
 // pass). An error is a refusal reason for this line.
 func parseEntry(line []byte, version int, withText bool) (entry, error) {
+	if e, ok := parseEntryFast(line, version, withText); ok {
+		return e, nil
+	}
 	var raw rawEntry
 	if err := json.Unmarshal(line, &raw); err != nil {
 		var syn *json.SyntaxError
@@ -330,9 +333,12 @@ func (e *entry) setAssistant(content json.RawMessage, withText bool) error {
 	if err != nil {
 		return err
 	}
-	if blocks == nil {
-		return nil
-	}
+	return e.assistantBlocks(blocks, withText)
+}
+
+// assistantBlocks reads the blocks of an assistant message.
+func (e *entry) assistantBlocks(blocks []rawBlock, withText bool) error {
+	e.kind = kindAssistant
 	var sb strings.Builder
 	for i, b := range blocks {
 		switch b.Type {
@@ -382,6 +388,11 @@ func contentText(content json.RawMessage, withText bool, what string) (string, e
 	if err != nil {
 		return "", err
 	}
+	return blocksText(blocks, withText, what)
+}
+
+// blocksText joins the text blocks of a content array by blank lines.
+func blocksText(blocks []rawBlock, withText bool, what string) (string, error) {
 	var sb strings.Builder
 	for i, b := range blocks {
 		if b.Type == "text" {
@@ -450,4 +461,90 @@ func compactJSON(raw json.RawMessage) string {
 		return string(raw)
 	}
 	return buf.String()
+}
+
+// fastEntry is rawEntry with content already decoded as block arrays, so a
+// line is scanned once. Lines it cannot take (string content, mistyped
+// fields, unknown types) go to the general path, which also words refusals.
+type fastEntry struct {
+	Type      string       `json:"type"`
+	ID        *string      `json:"id"`
+	ParentID  *string      `json:"parentId"`
+	Timestamp *string      `json:"timestamp"`
+	Message   *fastMessage `json:"message"`
+	Summary   *string      `json:"summary"`
+	Content   []rawBlock   `json:"content"`
+}
+
+type fastMessage struct {
+	Role       string     `json:"role"`
+	Content    []rawBlock `json:"content"`
+	ToolCallID *string    `json:"toolCallId"`
+	ToolName   *string    `json:"toolName"`
+	Command    *string    `json:"command"`
+	Output     *string    `json:"output"`
+	IsError    bool       `json:"isError"`
+}
+
+// parseEntryFast decodes the common, valid shapes of known entries; ok is
+// false for anything else, including anything that would be refused.
+func parseEntryFast(line []byte, version int, withText bool) (entry, bool) {
+	var raw fastEntry
+	if json.Unmarshal(line, &raw) != nil || !knownEntryTypes[raw.Type] {
+		return entry{}, false
+	}
+	e := entry{typ: raw.Type}
+	if e.setLinks(raw.ID, raw.ParentID, version) != nil {
+		return entry{}, false
+	}
+	if raw.Timestamp != nil {
+		e.time, _ = time.Parse(time.RFC3339Nano, *raw.Timestamp)
+	}
+	var err error
+	switch raw.Type {
+	case "message":
+		m := raw.Message
+		if m == nil {
+			return entry{}, false
+		}
+		switch m.Role {
+		case "user":
+			e.kind = kindUser
+			e.text, err = blocksText(m.Content, withText, "")
+		case "assistant":
+			err = e.assistantBlocks(m.Content, withText)
+		case "toolResult":
+			if m.ToolCallID == nil || *m.ToolCallID == "" {
+				return entry{}, false
+			}
+			e.kind, e.resultID, e.isError = kindToolResult, *m.ToolCallID, m.IsError
+			if m.ToolName != nil {
+				e.toolName = *m.ToolName
+			}
+			e.text, err = blocksText(m.Content, withText, "")
+		case "custom", "hookMessage":
+			e.kind = kindCustomMessage
+			e.text, err = blocksText(m.Content, withText, "")
+		default: // bashExecution and unknown roles: the general path
+			return entry{}, false
+		}
+	case "compaction", "branch_summary":
+		if raw.Summary == nil {
+			return entry{}, false
+		}
+		e.kind = kindCompaction
+		if raw.Type == "branch_summary" {
+			e.kind = kindBranchSummary
+		}
+		if withText {
+			e.text = *raw.Summary
+		}
+	case "custom_message":
+		e.kind = kindCustomMessage
+		e.text, err = blocksText(raw.Content, withText, "")
+	}
+	if err != nil {
+		return entry{}, false
+	}
+	return e, true
 }
