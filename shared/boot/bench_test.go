@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -32,6 +33,7 @@ func BenchmarkBuild500(b *testing.B) {
 	in := Input{Binding: Binding{WindowID: "claude:s:0", ResetTool: "mcp__notesoup__empty_brain", ToolPrefix: "mcp__notesoup__"},
 		Notes: notes.Snapshot{Project: "/p", Notes: benchNotes()}, Sticky: "s", Handoff: "h"}
 	b.ReportAllocs()
+	defer cpuPerOp(b)()
 	for i := 0; i < b.N; i++ {
 		if _, err := Build(in); err != nil {
 			b.Fatal(err)
@@ -56,9 +58,28 @@ func BenchmarkFromSpace500(b *testing.B) {
 	in := Input{Binding: Binding{WindowID: "pi:s:0", ResetTool: "empty_brain"}}
 	b.ReportAllocs()
 	b.ResetTimer()
+	defer cpuPerOp(b)()
 	for i := 0; i < b.N; i++ {
 		if _, err := FromSpace(sp, in); err != nil {
 			b.Fatal(err)
 		}
 	}
+}
+
+// cpuPerOp reports the process's CPU time (user + system) per operation
+// next to ns/op: on a shared, loaded machine wall time mostly measures the
+// neighbours. Call as defer cpuPerOp(b)().
+func cpuPerOp(b *testing.B) func() {
+	start := cpuNanos()
+	return func() {
+		b.ReportMetric(float64(cpuNanos()-start)/float64(b.N), "cpu-ns/op")
+	}
+}
+
+func cpuNanos() int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return ru.Utime.Nano() + ru.Stime.Nano()
 }
