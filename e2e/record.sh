@@ -33,9 +33,9 @@ RECORD_ROOT=${RECORD_ROOT:-/tmp/notesoup-record}
 CLI_TIMEOUT=${CLI_TIMEOUT:-180}
 
 ALL_SCENARIOS=(
-	claude/tools claude/compact claude/autocompact claude/resume claude/fork claude/subagent
-	pi/tools pi/compact pi/resume pi/fork pi/branch
-	codex/tools codex/compact codex/resume codex/fork codex/mcp
+	claude/tools claude/compact claude/autocompact claude/resume claude/fork claude/subagent claude/errors
+	pi/tools pi/compact pi/resume pi/fork pi/branch pi/errors
+	codex/tools codex/compact codex/resume codex/fork codex/mcp codex/errors
 )
 
 die() { echo "record.sh: $*" >&2; exit 1; }
@@ -590,6 +590,66 @@ EOF
 	require "$f" 'select(.type=="response_item" and .payload.type=="function_call_output") | select(.payload.output | tostring | test("PING FROM THE MODEL"))' "the MCP tool's output"
 	[ -s "$W/logs/echomcp.jsonl" ] || die "mcp: echomcp logged no call"
 	collect codex mcp "$f"
+}
+
+# run_cli_any LOGNAME ARGS...: like run_cli, but a non-zero exit is expected
+# (an API error scenario); the exit status is logged, a timeout still fails.
+run_cli_any() {
+	local name=$1
+	shift
+	show "$@"
+	local rc=0
+	(cd "$W/work" && isolated "$@" </dev/null >"$W/logs/$name.out" 2>"$W/logs/$name.err") || rc=$?
+	[ $rc -ne 124 ] || die "command timed out after ${CLI_TIMEOUT}s (logs in $W/logs/$name.*)"
+	echo "# exit status $rc (expected: the model API answered 400)" >>"$cmdlog"
+	echo "  exit status $rc" >&2
+}
+
+# errors (all harnesses): a tool call that fails (cat of a missing file),
+# then a resumed prompt the model API answers with HTTP 400 (a rule, as
+# Claude Code retries a 400 once without one of its betas), so the session
+# records a failed tool result and an API error.
+scenario_claude_errors() {
+	setup claude errors
+	start_server claude-errors.json
+	claude_setup
+	run_cli run1 "${claude_env[@]}" "$CLAUDE" -p 'Show missing.txt' --session-id "$SID_ERR" "${claude_flags[@]}"
+	run_cli_any run2 "${claude_env[@]}" "$CLAUDE" -p 'Try again' --resume "$SID_ERR" "${claude_flags[@]}"
+	stop_server
+	local f="$(claude_project)/$SID_ERR.jsonl"
+	require "$f" 'select(.type=="user") | .message.content | arrays | .[] | select(.type=="tool_result" and .is_error==true)' "a failed tool_result"
+	require "$f" 'select(.type=="assistant" and .isApiErrorMessage==true)' "an API error row"
+	collect claude errors "$f"
+}
+SID_ERR=0b5e8a61-7c1d-4f3e-9a2b-000000000007
+
+scenario_pi_errors() {
+	setup pi errors
+	start_server pi-errors.json
+	pi_setup
+	run_cli run1 "${pi_env[@]}" "$PI" -p "${pi_flags[@]}" 'Show missing.txt'
+	local f
+	f=$(pi_session)
+	run_cli_any run2 "${pi_env[@]}" "$PI" -p "${pi_flags[@]}" --session "$f" 'Try again'
+	stop_server
+	require "$f" 'select(.type=="message" and .message.role=="toolResult" and .message.isError==true)' "a failed toolResult"
+	require "$f" 'select(.type=="message" and .message.role=="assistant" and .message.stopReason=="error")' "an assistant error entry"
+	collect pi errors "$f"
+}
+
+scenario_codex_errors() {
+	setup codex errors
+	start_server codex-errors.json
+	codex_setup
+	# shellcheck disable=SC2046
+	run_cli run1 $(codex_env) "$CODEX" exec --skip-git-repo-check -C "$W/work" 'Show missing.txt'
+	local f
+	f=$(codex_session)
+	# shellcheck disable=SC2046
+	run_cli_any run2 $(codex_env) "$CODEX" exec --skip-git-repo-check -C "$W/work" resume "$(codex_thread "$f")" 'Try again'
+	stop_server
+	require "$f" 'select(.type=="event_msg" and .payload.type=="task_complete" and .payload.error != null)' "a task_complete with an error"
+	collect codex errors "$f"
 }
 
 # ---------------------------------------------------------------------------
