@@ -307,3 +307,38 @@ func TestLockReleasedWhenHolderKilled(t *testing.T) {
 		t.Errorf("a.md = %q", got)
 	}
 }
+
+// TestConcurrentGoroutines covers one process serving parallel tool calls
+// (an MCP server): each flock comes from its own open of the lock file, so
+// goroutines exclude each other just as processes do.
+func TestConcurrentGoroutines(t *testing.T) {
+	sp := newSpace(t)
+	mustWrite(t, sp, "shared.md", "# shared\n"+sharedAnchor+"\n")
+	const workers, perWorker = 8, 25
+	errs := make(chan error, workers)
+	for w := 0; w < workers; w++ {
+		go func(w int) {
+			for i := 0; i < perWorker; i++ {
+				tok := fmt.Sprintf("g%d-%d", w, i)
+				if _, err := sp.Edit(EditRequest{Name: "shared.md", OldText: sharedAnchor, NewText: tok + "\n" + sharedAnchor}); err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}(w)
+	}
+	for w := 0; w < workers; w++ {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := string(mustFile(t, sp, "shared.md"))
+	for w := 0; w < workers; w++ {
+		for i := 0; i < perWorker; i++ {
+			if tok := fmt.Sprintf("g%d-%d\n", w, i); strings.Count(got, tok) != 1 {
+				t.Errorf("token %q appears %d times", tok, strings.Count(got, tok))
+			}
+		}
+	}
+}
