@@ -38,7 +38,8 @@ const (
 //  1. the usage breakdown's autoCompactThreshold (in.Usage is
 //     $.session.usage({breakdown:"summary"})), lowered by
 //     CLAUDE_AUTOCOMPACT_PCT_OVERRIDE the way Claude applies it;
-//  2. the model window (usage context.window, else in.ModelWindow) capped by
+//  2. the breakdown's compaction window rawMaxTokens, else the model window
+//     (usage context.window, else in.ModelWindow), capped by
 //     CLAUDE_CODE_AUTO_COMPACT_WINDOW, modelSettings.<model>.autoCompactWindow
 //     and autoCompactWindow (smallest wins), minus the 20,000-token output
 //     reserve and the 13,000-token buffer, the percent override lowering it;
@@ -139,7 +140,12 @@ func (r resolver) resolve(usage map[string]any, modelWindow, configured int64, c
 	}
 	// Source 2: the model window with the configured windows.
 	window, from := int64(0), ""
-	if w, ok := positive(usage, "context", "window"); ok {
+	if hasRaw {
+		// The breakdown's compaction window already folds in every way of
+		// configuring it, including the --autocompact flag no settings file
+		// shows.
+		window, from = rawMax, "usage.context.breakdown.rawMaxTokens"
+	} else if w, ok := positive(usage, "context", "window"); ok {
 		window, from = w, "usage.context.window"
 	} else {
 		if v, ok := reset.Lookup(usage, "context", "window"); ok {

@@ -44,6 +44,8 @@ func TestThresholds(t *testing.T) {
 			tokens: 967_000, window: 1_000_000, source: "usage.context.window", notes: 1},
 		{name: "negative threshold falls through", in: reset.ThresholdInput{Usage: []byte(`{"context":{"window":200000,"breakdown":{"autoCompactThreshold":-1}}}`)},
 			tokens: 167_000, window: 200_000, source: "usage.context.window", notes: 1},
+		{name: "threshold missing: the breakdown's compaction window (--autocompact)", in: reset.ThresholdInput{Usage: []byte(`{"context":{"window":1000000,"breakdown":{"rawMaxTokens":100000}}}`)},
+			tokens: 67_000, window: 100_000, source: "rawMaxTokens"},
 		// Source 2: window and configured windows.
 		{name: "window minus reserve and buffer", in: reset.ThresholdInput{Usage: []byte(window1M)},
 			tokens: 967_000, window: 1_000_000, source: "usage.context.window"},
