@@ -53,4 +53,3 @@ func BenchmarkPluginWarmCall(b *testing.B) {
 		}
 	}
 }
-
