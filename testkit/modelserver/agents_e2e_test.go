@@ -92,9 +92,17 @@ func TestRealAgentsToolRoundTrip(t *testing.T) {
 			if !reqs[1].LastIsToolResult {
 				t.Fatalf("second request does not end with a tool result: %s", clip(string(reqs[1].Body), 300))
 			}
-			last := string(reqs[len(reqs)-1].Body)
-			if !strings.Contains(last, tc.wantResult) {
-				t.Fatalf("final request lacks the tool output %q", tc.wantResult)
+			msgs, err := reqs[len(reqs)-1].Messages()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var sawResult, sawCall bool
+			for _, m := range msgs {
+				sawResult = sawResult || (m.Role == "tool" && strings.Contains(m.Text, tc.wantResult))
+				sawCall = sawCall || (m.Role == "assistant" && strings.HasPrefix(m.Text, "call "))
+			}
+			if !sawResult || !sawCall {
+				t.Fatalf("final request: tool call seen %v, tool output %q seen %v; messages %q", sawCall, tc.wantResult, sawResult, msgs)
 			}
 			files, err := w.SessionFiles(tc.h)
 			if err != nil {
