@@ -217,6 +217,9 @@ func check(n node, ev Event, s2 State, acts []Action) (shadow, error) {
 			if ev.Kind != EvStep {
 				return sh, fmt.Errorf("end_turn outside a step")
 			}
+			if n.sh.inputPending {
+				return sh, fmt.Errorf("end_turn at a step that delivers natural input")
+			}
 		case ActInstallBoot:
 			if a.Window != pre.Window+1 {
 				return sh, fmt.Errorf("boot for window %d, current %d", a.Window, pre.Window)

@@ -555,7 +555,8 @@ func resetRequested(in, s State, ev Event) (State, []Action) {
 	}
 	// A tool call happens inside a running main turn.
 	s.TurnRunning = true
-	if s.Request == nil {
+	fresh := s.Request == nil
+	if fresh {
 		s.Request = s.newRequest(RequestTool)
 	}
 	if !s.Request.ToolArgs {
@@ -565,8 +566,13 @@ func resetRequested(in, s State, ev Event) (State, []Action) {
 		s.Request.LastWord = lastWord
 		s.Request.Terminate = terminate
 	}
-	// Duplicates re-arm the cutoff but never replace the arguments.
-	s.Cutoff = &Cutoff{RequestID: s.Request.ID}
+	// A new request arms a fresh cutoff. A duplicate re-arms a cutoff the
+	// turn does not have yet (a retained request called for again in a
+	// later turn), but natural input that released this turn's cutoff keeps
+	// it released for the rest of the turn.
+	if fresh || s.Cutoff == nil {
+		s.Cutoff = &Cutoff{RequestID: s.Request.ID}
+	}
 	return s, nothing("reset requested: the window is emptied when this turn ends")
 }
 

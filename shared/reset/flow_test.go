@@ -148,14 +148,32 @@ func TestFirstValidCallWinsArguments(t *testing.T) {
 	}
 }
 
-func TestDuplicateReArmsCutoffAfterRelease(t *testing.T) {
+func TestDuplicateCutoff(t *testing.T) {
+	// Natural input releases the cutoff for the rest of the turn: a
+	// duplicate call in the same turn does not re-arm it.
 	s, acts := run(t, NewState("s", 1), start, tool("", ""), Event{Kind: EvInputAccepted}, step, Event{Kind: EvInputDelivered}, step)
 	if len(find(acts, ActEndTurn)) != 0 {
 		t.Fatalf("natural input did not release the cutoff: %v", kinds(acts))
 	}
-	_, acts = run(t, s, tool(`"again"`, ""), step)
+	s, acts = run(t, s, tool(`"again"`, ""), step)
+	if len(find(acts, ActEndTurn)) != 0 || s.Request.LastWord != "" {
+		t.Fatalf("a duplicate re-armed a released cutoff or replaced the arguments: %v %+v", kinds(acts), s.Request)
+	}
+	// A retained request called for again in a later turn re-arms it.
+	s, _ = run(t, NewState("s", 1), start, tool("", ""), step, completed)
+	m := s.Commit.Marker
+	s, _ = run(t, s, Event{Kind: EvCompactionFailed, Marker: m}, start, step)
+	_, acts = run(t, s, tool("", ""), step)
 	if len(find(acts, ActEndTurn)) != 1 {
-		t.Fatalf("a duplicate call did not re-arm the cutoff: %v", kinds(acts))
+		t.Fatalf("a duplicate in a later turn did not re-arm the cutoff: %v", kinds(acts))
+	}
+	// After a native compaction consumed the request, a new call in the same
+	// turn is a new request with its own fresh cutoff, even after input
+	// released the old one.
+	s, _ = run(t, NewState("s", 1), start, tool("", "true"), native, Event{Kind: EvInputAccepted}, step, Event{Kind: EvInputDelivered})
+	s, acts = run(t, s, tool(`"new"`, ""), step)
+	if len(find(acts, ActEndTurn)) != 1 || s.Request.LastWord != "new" || s.Request.Terminate {
+		t.Fatalf("new request after consumption: %v %+v", kinds(acts), s.Request)
 	}
 }
 
