@@ -213,7 +213,7 @@ func (w *window) step(r *record) bool {
 		}
 		w.ord++
 		return true
-	case recMessage, recToolUse, recToolResult:
+	case recMessage, recToolUse, recToolResult, recTurnError:
 		w.pending = false
 		return true
 	}
@@ -376,7 +376,7 @@ func (d *decoder) emitAll(chain []*source, emit history.EmitFunc) error {
 			switch r.kind {
 			case recMessage:
 				ev.Kind = history.KindMessage
-			case recCompacted, recMarker:
+			case recCompacted, recMarker, recTurnError:
 				ev.Kind = history.KindNotice
 			case recToolUse:
 				ev.Kind, ev.ToolName, ev.ToolID, ev.ToolInput, ev.PairSeq = history.KindToolUse, r.toolName, r.callID, r.input, d.pairs[seq]

@@ -23,7 +23,12 @@ const (
 	recMarker                     // context_compacted / ContextCompaction event
 	recSessionMeta                // session_meta
 	recContext                    // harness context (developer, <environment_context>...)
+	recTurnError                  // task_complete with an error: the turn failed
 )
+
+// turnFailed prefixes the error Codex recorded for a failed turn
+// (task_complete.error, codex.md §4.5), so a failure is visible in history.
+const turnFailed = "[turn failed] "
 
 // contextPrefixes start the user-role messages Codex writes itself: the
 // environment, AGENTS.md and skills, and a compaction summary handed to the
@@ -124,12 +129,27 @@ type eventPayload struct {
 	Item *struct {
 		Type string `json:"type"`
 	} `json:"item"`
+	Error *turnError `json:"error"`
+}
+
+// turnError is task_complete.error.
+type turnError struct {
+	Message *string `json:"message"`
 }
 
 // parseRecord decodes one committed line. withText says whether text is
 // wanted (the emitting pass) or only the shape (the indexing pass). An error
 // is a refusal reason for this line.
 func parseRecord(line []byte, withText bool) (record, error) {
+	if r, ok := parseRecordFast(line, withText); ok {
+		return r, nil
+	}
+	return parseRecordGeneral(line, withText)
+}
+
+// parseRecordGeneral decodes any line, payload by payload type, and words
+// the refusal of an invalid one.
+func parseRecordGeneral(line []byte, withText bool) (record, error) {
 	r := record{ordinal: -1, boot: -1}
 	var env envelope
 	if err := json.Unmarshal(line, &env); err != nil {
@@ -175,9 +195,7 @@ func parseRecord(line []byte, withText bool) (record, error) {
 		if json.Unmarshal(env.Payload, &ev) != nil {
 			return r, nil // events are harness chatter; an odd one hides nothing
 		}
-		if ev.Type == "context_compacted" || (ev.Type == "item_completed" && ev.Item != nil && ev.Item.Type == "ContextCompaction") {
-			r.kind, r.role = recMarker, history.RoleSystem
-		}
+		eventRecord(&r, ev.Type, ev.Item != nil && ev.Item.Type == "ContextCompaction", ev.Error, withText)
 	}
 	return r, nil
 }
@@ -421,4 +439,233 @@ func bootOrdinal(text string) int {
 		return -1
 	}
 	return ord
+}
+
+// fastLine is a rollout line with the payload fields of every record the
+// projection uses decoded in the same scan. Lines it cannot take (mistyped
+// or unexpected fields, session_meta) go to the general path, which also
+// words refusals.
+type fastLine struct {
+	Timestamp *string       `json:"timestamp"`
+	Ordinal   *int64        `json:"ordinal"`
+	Type      *string       `json:"type"`
+	Payload   *fastPayload  `json:"payload"`
+	Metadata  *lineMetadata `json:"metadata"`
+}
+
+type fastPayload struct {
+	Type      string          `json:"type"`
+	Role      string          `json:"role"`
+	Content   []contentItem   `json:"content"`
+	CallID    *string         `json:"call_id"`
+	ID        *string         `json:"id"`
+	Name      *string         `json:"name"`
+	Namespace *string         `json:"namespace"`
+	Arguments json.RawMessage `json:"arguments"`
+	Input     *string         `json:"input"`
+	Action    json.RawMessage `json:"action"`
+	Output    any             `json:"output"`
+	Message   *string         `json:"message"`
+	Item      *struct {
+		Type string `json:"type"`
+	} `json:"item"`
+	Error *turnError `json:"error"`
+}
+
+// parseRecordFast decodes the common, valid shapes; ok is false for
+// anything else, including anything that would be refused.
+func parseRecordFast(line []byte, withText bool) (record, bool) {
+	r := record{ordinal: -1, boot: -1}
+	var l fastLine
+	if json.Unmarshal(line, &l) != nil || l.Type == nil || l.Payload == nil {
+		return r, false
+	}
+	if l.Ordinal != nil {
+		r.ordinal = *l.Ordinal
+	}
+	if l.Timestamp != nil {
+		r.time, _ = time.Parse(time.RFC3339Nano, *l.Timestamp)
+	}
+	p := l.Payload
+	switch *l.Type {
+	case "session_meta":
+		return r, false
+	case "compacted":
+		r.kind, r.role = recCompacted, history.RoleSystem
+		if p.Message != nil {
+			r.text = *p.Message
+			r.boot = bootOrdinal(r.text)
+			if !withText {
+				r.text = ""
+			}
+		}
+	case "event_msg":
+		eventRecord(&r, p.Type, p.Item != nil && p.Item.Type == "ContextCompaction", p.Error, withText)
+	case "response_item":
+		return fastItem(r, p, l.Metadata, withText)
+	}
+	return r, true
+}
+
+// fastItem mirrors parseItem over an already decoded payload.
+func fastItem(r record, p *fastPayload, md *lineMetadata, withText bool) (record, bool) {
+	switch p.Type {
+	case "message":
+		text, ok := itemsText(p.Content)
+		if !ok {
+			return r, false
+		}
+		switch p.Role {
+		case "assistant":
+			if md != nil && md.CompactionOutput {
+				r.kind = recContext
+				return r, true
+			}
+			r.kind, r.role = recMessage, history.RoleAssistant
+		case "user":
+			r.kind, r.role = recMessage, history.RoleUser
+			trimmed := strings.TrimLeft(text, " \t\r\n")
+			for _, pre := range contextPrefixes {
+				if strings.HasPrefix(trimmed, pre) {
+					r.kind = recContext
+					break
+				}
+			}
+		default:
+			r.kind = recContext
+		}
+		if r.kind == recContext {
+			r.boot = bootOrdinal(text)
+			return r, true
+		}
+		if withText {
+			r.text = text
+		}
+	case "function_call", "custom_tool_call":
+		if p.CallID == nil || *p.CallID == "" || p.Name == nil || *p.Name == "" {
+			return r, false
+		}
+		r.kind, r.role, r.callID, r.toolName = recToolUse, history.RoleTool, *p.CallID, *p.Name
+		if p.Namespace != nil && *p.Namespace != "" {
+			r.toolName = *p.Namespace + "__" + *p.Name
+		}
+		if withText {
+			if p.Type == "function_call" {
+				r.input = argumentsText(p.Arguments)
+			} else if p.Input != nil {
+				r.input = *p.Input
+			}
+		}
+	case "function_call_output", "custom_tool_call_output":
+		if p.CallID == nil || *p.CallID == "" {
+			return r, false
+		}
+		text, isErr, ok := anyOutputText(p.Output)
+		if !ok {
+			return r, false
+		}
+		r.kind, r.role, r.callID, r.isError = recToolResult, history.RoleTool, *p.CallID, isErr
+		if withText {
+			r.text = text
+		}
+	case "local_shell_call":
+		return r, false // rare: the general path
+	}
+	return r, true
+}
+
+// itemsText mirrors contentText over decoded items.
+func itemsText(items []contentItem) (string, bool) {
+	var sb strings.Builder
+	for _, it := range items {
+		if !isTextItem(it.Type) {
+			continue
+		}
+		if it.Text == nil {
+			return "", false
+		}
+		if *it.Text == "" {
+			continue
+		}
+		if sb.Len() > 0 {
+			sb.WriteString("\n")
+		}
+		sb.WriteString(*it.Text)
+	}
+	return sb.String(), true
+}
+
+// anyOutputText mirrors outputText over a decoded output.
+func anyOutputText(v any) (string, bool, bool) {
+	switch o := v.(type) {
+	case nil:
+		return "", false, true
+	case string:
+		return o, false, true
+	case []any:
+		s, ok := anyItemsText(o)
+		return s, false, ok
+	case map[string]any:
+		isErr := false
+		if sv, present := o["success"]; present && sv != nil {
+			b, ok := sv.(bool)
+			if !ok {
+				return "", false, false
+			}
+			isErr = !b
+		}
+		switch c := o["content"].(type) {
+		case nil:
+			return "", isErr, true
+		case string:
+			return c, isErr, true
+		case []any:
+			s, ok := anyItemsText(c)
+			return s, isErr, ok
+		}
+	}
+	return "", false, false
+}
+
+func anyItemsText(items []any) (string, bool) {
+	var sb strings.Builder
+	for _, it := range items {
+		m, ok := it.(map[string]any)
+		if !ok {
+			return "", false
+		}
+		typ, _ := m["type"].(string)
+		if !isTextItem(typ) {
+			if _, isStr := m["type"].(string); !isStr && m["type"] != nil {
+				return "", false
+			}
+			continue
+		}
+		text, ok := m["text"].(string)
+		if !ok {
+			return "", false
+		}
+		if text == "" {
+			continue
+		}
+		if sb.Len() > 0 {
+			sb.WriteString("\n")
+		}
+		sb.WriteString(text)
+	}
+	return sb.String(), true
+}
+
+// eventRecord classifies the event_msg payloads the projection uses:
+// compaction markers and failed turns.
+func eventRecord(r *record, typ string, compactionItem bool, terr *turnError, withText bool) {
+	switch {
+	case typ == "context_compacted" || (typ == "item_completed" && compactionItem):
+		r.kind, r.role = recMarker, history.RoleSystem
+	case typ == "task_complete" && terr != nil && terr.Message != nil && *terr.Message != "":
+		r.kind, r.role = recTurnError, history.RoleSystem
+		if withText {
+			r.text = turnFailed + *terr.Message
+		}
+	}
 }

@@ -144,6 +144,16 @@ func TestDecodeFiles(t *testing.T) {
 			windows: []string{"codex:t-cmp:0", "codex:t-cmp:1"}, headWin: "codex:t-cmp:1", known: true, ord: 1,
 		},
 		{
+			// A failed turn is a notice carrying Codex's recorded error; a
+			// successful task_complete is not.
+			name: "turn_failed", path: filepath.Join(testdataDir, "turn_failed.jsonl"),
+			want: []string{
+				`1 @2 codex:t-err:0 message/user "Try again"`,
+				`2 @3 codex:t-err:0 notice/system "[turn failed] HTTP 400: bad request"`,
+			},
+			windows: []string{"codex:t-err:0"}, headWin: "codex:t-err:0", known: true,
+		},
+		{
 			name: "mixed_resumed", path: filepath.Join(testdataDir, "mixed_resumed.jsonl"),
 			want: []string{
 				`1 @2 codex:t-mix:0 message/user "old prompt"`,
@@ -372,5 +382,38 @@ func TestEmitErrorStops(t *testing.T) {
 	})
 	if !errors.Is(err, stop) || n != 3 {
 		t.Errorf("err = %v after %d events, want the emit error after 3", err, n)
+	}
+}
+
+// TestFastPathAgrees checks, on every line of every fixture and recording,
+// that the single-scan path decodes exactly what the general path does.
+func TestFastPathAgrees(t *testing.T) {
+	var files []string
+	for _, g := range []string{"*.jsonl", "home/*/*/*/*/*.jsonl", "home/*/*.jsonl", "../transcripts/codex/*/*.jsonl"} {
+		m, _ := filepath.Glob(filepath.Join(testdataDir, g))
+		files = append(files, m...)
+	}
+	fast := 0
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			for _, withText := range []bool{false, true} {
+				f, ok := parseRecordFast([]byte(line), withText)
+				if !ok {
+					continue
+				}
+				fast++
+				g, err := parseRecordGeneral([]byte(line), withText)
+				if err != nil || !reflect.DeepEqual(f, g) {
+					t.Errorf("%s:%d (text %v): fast %+v, general %+v (%v)", path, i+1, withText, f, g, err)
+				}
+			}
+		}
+	}
+	if fast < 200 {
+		t.Errorf("only %d lines took the fast path", fast)
 	}
 }

@@ -123,6 +123,7 @@ type rawMessage struct {
 	Command    *string         `json:"command"`
 	Output     *string         `json:"output"`
 	IsError    bool            `json:"isError"`
+	ErrorMsg   *string         `json:"errorMessage"`
 }
 
 // rawBlock is one content block. Thinking text and image data are not
@@ -149,6 +150,12 @@ func parseEntry(line []byte, version int, withText bool) (entry, error) {
 	if e, ok := parseEntryFast(line, version, withText); ok {
 		return e, nil
 	}
+	return parseEntryGeneral(line, version, withText)
+}
+
+// parseEntryGeneral decodes any line, field by field where it must, and
+// words the refusal of an invalid one.
+func parseEntryGeneral(line []byte, version int, withText bool) (entry, error) {
 	var raw rawEntry
 	if err := json.Unmarshal(line, &raw); err != nil {
 		var syn *json.SyntaxError
@@ -281,6 +288,7 @@ func (e *entry) setMessage(m *rawMessage, line []byte, withText bool) error {
 		if err := e.setAssistant(m.Content, withText); err != nil {
 			return err
 		}
+		e.failed(m.ErrorMsg, withText)
 	case "toolResult":
 		if m.ToolCallID == nil || *m.ToolCallID == "" {
 			return errors.New(`toolResult message has no string "toolCallId"`)
@@ -484,6 +492,7 @@ type fastMessage struct {
 	Command    *string    `json:"command"`
 	Output     *string    `json:"output"`
 	IsError    bool       `json:"isError"`
+	ErrorMsg   *string    `json:"errorMessage"`
 }
 
 // parseEntryFast decodes the common, valid shapes of known entries; ok is
@@ -513,6 +522,7 @@ func parseEntryFast(line []byte, version int, withText bool) (entry, bool) {
 			e.text, err = blocksText(m.Content, withText, "")
 		case "assistant":
 			err = e.assistantBlocks(m.Content, withText)
+			e.failed(m.ErrorMsg, withText)
 		case "toolResult":
 			if m.ToolCallID == nil || *m.ToolCallID == "" {
 				return entry{}, false
@@ -547,4 +557,17 @@ func parseEntryFast(line []byte, version int, withText bool) (entry, bool) {
 		return entry{}, false
 	}
 	return e, true
+}
+
+// requestFailed prefixes the error pi recorded for a failed model request
+// (an assistant message with no content, pi.md §3.3), so a failure is
+// visible in history instead of an empty row.
+const requestFailed = "[request failed] "
+
+// failed shows a failed request's recorded error when the message has no
+// text of its own.
+func (e *entry) failed(msg *string, withText bool) {
+	if withText && e.text == "" && msg != nil && *msg != "" {
+		e.text = requestFailed + *msg
+	}
 }

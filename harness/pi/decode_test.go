@@ -139,6 +139,17 @@ func TestDecodeFiles(t *testing.T) {
 			windows: []string{"pi:s1:0"}, headWin: "pi:s1:0", known: true,
 		},
 		{
+			// A failed request shows pi's recorded error, unless the
+			// message has text of its own.
+			file: "request_failed.jsonl",
+			want: []string{
+				`1 @2 pi:s1:0 message/user "Try again"`,
+				`2 @3 pi:s1:0 message/assistant "[request failed] Connection error."`,
+				`3 @4 pi:s1:0 message/assistant "partial"`,
+			},
+			windows: []string{"pi:s1:0"}, headWin: "pi:s1:0", known: true,
+		},
+		{
 			file:    "torn_last_line.jsonl",
 			want:    []string{`1 @2 pi:s1:0 message/user "committed"`},
 			windows: []string{"pi:s1:0"}, headWin: "pi:s1:0", known: true,
@@ -339,5 +350,42 @@ func TestEmitErrorStops(t *testing.T) {
 	})
 	if !errors.Is(err, stop) || n != 2 {
 		t.Errorf("err = %v after %d events, want the emit error after 2", err, n)
+	}
+}
+
+// TestFastPathAgrees checks, on every line of every fixture and recording,
+// that the single-scan path decodes exactly what the general path does.
+func TestFastPathAgrees(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(testdataDir, "*.jsonl"))
+	rec, _ := filepath.Glob(filepath.Join(transcriptsDir, "*", "*.jsonl"))
+	fast := 0
+	for _, path := range append(files, rec...) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		version := versionCurrent
+		for i, line := range strings.Split(string(data), "\n") {
+			if i == 0 {
+				if _, v, _, err := parseHeader([]byte(line)); err == nil {
+					version = v
+				}
+				continue
+			}
+			for _, withText := range []bool{false, true} {
+				f, ok := parseEntryFast([]byte(line), version, withText)
+				if !ok {
+					continue
+				}
+				fast++
+				g, err := parseEntryGeneral([]byte(line), version, withText)
+				if err != nil || !reflect.DeepEqual(f, g) {
+					t.Errorf("%s:%d (text %v): fast %+v, general %+v (%v)", path, i+1, withText, f, g, err)
+				}
+			}
+		}
+	}
+	if fast < 100 {
+		t.Errorf("only %d lines took the fast path", fast)
 	}
 }
