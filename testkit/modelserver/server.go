@@ -262,7 +262,6 @@ func (s *Server) choose(v *view, rec Request) (reply Reply, answer, problem stri
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sc := s.cfg.Script
-	answer = ""
 	for i, rule := range sc.Rules {
 		if rule.Times > 0 && s.ruleFired[i] >= rule.Times {
 			continue
