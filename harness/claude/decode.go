@@ -54,7 +54,7 @@ const noNode = int32(-1)
 // node is one uuid the transcript mentions: a row that is present, or an
 // ancestor that some row names but the file lacks.
 type node struct {
-	uuid      string
+	key       uuidKey // canonical uuids; others are in graph.strs
 	present   bool
 	boundary  bool
 	attach    bool
@@ -73,6 +73,87 @@ type node struct {
 	digest    uint64
 }
 
+// uuidKey is a canonical (lowercase 8-4-4-4-12) uuid's 16 bytes.
+type uuidKey [16]byte
+
+// parseUUID parses the canonical lowercase form only, so String gives back
+// the exact text; any other spelling is kept as a string instead.
+func parseUUID(s string) (uuidKey, bool) {
+	var k uuidKey
+	if len(s) != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-' {
+		return k, false
+	}
+	j := 0
+	for i := 0; i < 36; {
+		if i == 8 || i == 13 || i == 18 || i == 23 {
+			i++
+			continue
+		}
+		hi, ok1 := lowerHex(s[i])
+		lo, ok2 := lowerHex(s[i+1])
+		if !ok1 || !ok2 {
+			return k, false
+		}
+		k[j] = hi<<4 | lo
+		j++
+		i += 2
+	}
+	return k, true
+}
+
+func lowerHex(c byte) (byte, bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0', true
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10, true
+	}
+	return 0, false
+}
+
+// String formats the key in canonical form.
+func (k uuidKey) String() string {
+	const hexDigits = "0123456789abcdef"
+	var b [36]byte
+	j := 0
+	for i, v := range k {
+		if i == 4 || i == 6 || i == 8 || i == 10 {
+			b[j] = '-'
+			j++
+		}
+		b[j], b[j+1] = hexDigits[v>>4], hexDigits[v&0xf]
+		j += 2
+	}
+	return string(b[:])
+}
+
+// nodeChunkBits sizes the chunks nodes are stored in: appending to one
+// slice would copy it at every doubling and hold old and new arrays at
+// once, which for a large transcript is the decode's peak memory.
+const nodeChunkBits = 12
+
+// nodeStore is an append-only array of nodes in fixed-size chunks.
+type nodeStore struct {
+	chunks [][]node
+	n      int
+}
+
+func (s *nodeStore) len() int { return s.n }
+
+func (s *nodeStore) at(i int32) *node {
+	return &s.chunks[i>>nodeChunkBits][i&(1<<nodeChunkBits-1)]
+}
+
+func (s *nodeStore) add(nd node) int32 {
+	if s.n>>nodeChunkBits == len(s.chunks) {
+		s.chunks = append(s.chunks, make([]node, 0, 1<<nodeChunkBits))
+	}
+	c := &s.chunks[len(s.chunks)-1]
+	*c = append(*c, nd)
+	s.n++
+	return int32(s.n - 1)
+}
+
 // ord is a resolved window: a known ordinal, or the missing uuid that cut
 // the path to a root.
 type ord struct {
@@ -82,11 +163,18 @@ type ord struct {
 }
 
 type graph struct {
-	path    string
-	sid     string
-	nodes   []node
-	index   map[string]int32
-	tools   []toolRef // every tool block of every present row, seq order
+	path  string
+	sid   string
+	nodes nodeStore
+	// Canonical uuids are indexed by their 16 bytes (no string kept per
+	// row); anything else by its text.
+	byKey map[uuidKey]int32
+	byStr map[string]int32
+	strs  map[int32]string
+	// Rare per-row facts live in maps rather than in every node.
+	links   map[int32]boundaryLinks // compact boundaries
+	boots   map[int32]int32         // ordinal named by a retained notesoup boot
+	tools   []toolRef               // every tool block of every present row, seq order
 	nextSeq int64
 	size    int64 // bytes of complete lines read in pass 1
 	lines   int   // lines read in pass 1 (including a tolerated final line)
@@ -100,14 +188,53 @@ type toolRef struct {
 	id   string
 }
 
+// boundaryLinks are a compact boundary's extra edges.
+type boundaryLinks struct {
+	logical  int32 // logicalParentUuid, noNode if none
+	presHead int32 // recorded preserved segment, noNode if none
+	presTail int32
+}
+
 func (g *graph) id(uuid string) int32 {
-	if i, ok := g.index[uuid]; ok {
+	if k, ok := parseUUID(uuid); ok {
+		if i, ok := g.byKey[k]; ok {
+			return i
+		}
+		i := g.nodes.add(node{key: k, parent: noNode})
+		g.byKey[k] = i
 		return i
 	}
-	i := int32(len(g.nodes))
-	g.nodes = append(g.nodes, node{uuid: uuid, parent: noNode, logical: noNode, presHead: noNode, presTail: noNode, boot: -1})
-	g.index[uuid] = i
+	if i, ok := g.byStr[uuid]; ok {
+		return i
+	}
+	i := g.nodes.add(node{parent: noNode})
+	g.byStr[uuid] = i
+	g.strs[i] = uuid
 	return i
+}
+
+// lookup finds a uuid without adding it.
+func (g *graph) lookup(uuid string) (int32, bool) {
+	if k, ok := parseUUID(uuid); ok {
+		i, ok := g.byKey[k]
+		return i, ok
+	}
+	i, ok := g.byStr[uuid]
+	return i, ok
+}
+
+func (g *graph) uuidOf(i int32) string {
+	if s, ok := g.strs[i]; ok {
+		return s
+	}
+	return g.nodes.at(i).key.String()
+}
+
+func (g *graph) logical(i int32) int32 {
+	if l, ok := g.links[i]; ok {
+		return l.logical
+	}
+	return noNode
 }
 
 func (g *graph) refuse(line int, format string, args ...any) error {
@@ -133,7 +260,8 @@ func readGraph(path, sid string) (*graph, error) {
 		return nil, fmt.Errorf("claude transcript: %w", err)
 	}
 	defer f.Close()
-	g := &graph{path: path, sid: sid, index: make(map[string]int32), nextSeq: 1}
+	g := &graph{path: path, sid: sid, byKey: map[uuidKey]int32{}, byStr: map[string]int32{}, strs: map[int32]string{},
+		links: map[int32]boundaryLinks{}, boots: map[int32]int32{}, nextSeq: 1}
 	lr := newLineReader(f, path)
 	for {
 		line, terminated, err := lr.next()
@@ -192,11 +320,11 @@ func (g *graph) addRow(rec *metaRecord, raw []byte, line int) error {
 		}
 		parent = g.id(*rec.ParentUUID)
 	}
-	n := &g.nodes[i]
+	n := g.nodes.at(i)
 	dg := rec.digest()
 	if n.present {
 		if n.digest != dg {
-			return g.refuse(line, "row %s repeats line %d with different content (conflicting duplicate)", n.uuid, n.firstLine)
+			return g.refuse(line, "row %s repeats line %d with different content (conflicting duplicate)", g.uuidOf(i), n.firstLine)
 		}
 		// A repeat keeps its address; only its latest link counts.
 		n.parent = parent
@@ -226,17 +354,17 @@ func (g *graph) addRow(rec *metaRecord, raw []byte, line int) error {
 	}
 	if rec.Type == typeSystem && rec.Subtype == subtypeCompactBoundary {
 		n.boundary = true
+		bl := boundaryLinks{logical: noNode, presHead: noNode, presTail: noNode}
 		if rec.LogicalParentUUID != nil && *rec.LogicalParentUUID != "" {
-			lp := g.id(*rec.LogicalParentUUID)
-			g.nodes[i].logical = lp
+			bl.logical = g.id(*rec.LogicalParentUUID)
 		}
 		if rec.CompactMetadata != nil && rec.CompactMetadata.PreservedSegment != nil {
 			ps := rec.CompactMetadata.PreservedSegment
 			if ps.HeadUUID != "" && ps.TailUUID != "" {
-				h, t := g.id(ps.HeadUUID), g.id(ps.TailUUID)
-				g.nodes[i].presHead, g.nodes[i].presTail = h, t
+				bl.presHead, bl.presTail = g.id(ps.HeadUUID), g.id(ps.TailUUID)
 			}
 		}
+		g.links[i] = bl
 	}
 	if (rec.Type == typeUser || rec.Type == typeAttachment) && bytes.Contains(raw, bootProbe) {
 		text, err := rowText(raw)
@@ -244,7 +372,7 @@ func (g *graph) addRow(rec *metaRecord, raw []byte, line int) error {
 			return g.refuse(line, "invalid %s row: %v", rec.Type, err)
 		}
 		if _, _, o, ok := history.ParseBootMarker(text); ok {
-			g.nodes[i].boot = int32(o)
+			g.boots[i] = int32(o)
 		}
 	}
 	return nil
@@ -281,36 +409,40 @@ type gap struct {
 // non-attachment leaf in transcript order, else the last leaf.
 func (g *graph) selectHead(want string) (int32, error) {
 	if want != "" {
-		i, ok := g.index[want]
-		if !ok || !g.nodes[i].present {
+		i, ok := g.lookup(want)
+		if !ok || !g.nodes.at(i).present {
 			return 0, &Error{Path: g.path, Msg: fmt.Sprintf("the live head %s is not on disk yet (Claude may still be writing it); retry shortly", want), Retry: true}
 		}
 		return i, nil
 	}
-	hasChild := make([]bool, len(g.nodes))
-	for _, n := range g.nodes {
+	hasChild := make([]bool, g.nodes.len())
+	for k := range g.nodes.len() {
+		n := g.nodes.at(int32(k))
 		if !n.present {
 			continue
 		}
 		if n.parent != noNode {
 			hasChild[n.parent] = true
 		}
-		if n.logical != noNode {
-			hasChild[n.logical] = true
+	}
+	for _, bl := range g.links {
+		if bl.logical != noNode {
+			hasChild[bl.logical] = true
 		}
 	}
 	best, bestAttach := noNode, noNode
-	for i, n := range g.nodes {
+	for i := range g.nodes.len() {
+		n := g.nodes.at(int32(i))
 		if !n.present || hasChild[i] {
 			continue
 		}
 		if n.attach {
-			if bestAttach == noNode || n.lastLine > g.nodes[bestAttach].lastLine {
+			if bestAttach == noNode || n.lastLine > g.nodes.at(bestAttach).lastLine {
 				bestAttach = int32(i)
 			}
 			continue
 		}
-		if best == noNode || n.lastLine > g.nodes[best].lastLine {
+		if best == noNode || n.lastLine > g.nodes.at(best).lastLine {
 			best = int32(i)
 		}
 	}
@@ -320,7 +452,8 @@ func (g *graph) selectHead(want string) (int32, error) {
 	if bestAttach != noNode {
 		return bestAttach, nil
 	}
-	for _, n := range g.nodes {
+	for k := range g.nodes.len() {
+		n := g.nodes.at(int32(k))
 		if n.present {
 			return 0, &Error{Path: g.path, Msg: "no leaf row to select as the head (every row has a child: the links form a cycle)"}
 		}
@@ -330,14 +463,14 @@ func (g *graph) selectHead(want string) (int32, error) {
 
 // project selects the active branch from head and resolves windows.
 func (g *graph) project(head int32) (*projection, error) {
-	p := &projection{selected: make([]bool, len(g.nodes)), head: head}
-	walkMark := make([]int32, len(g.nodes))
+	p := &projection{selected: make([]bool, g.nodes.len()), head: head}
+	walkMark := make([]int32, g.nodes.len())
 	walk := int32(0)
 	gapSeen := map[int32]bool{}
 	addGap := func(missing, child int32) {
 		if !gapSeen[missing] {
 			gapSeen[missing] = true
-			p.gaps = append(p.gaps, gap{missing: missing, line: g.nodes[child].lastLine})
+			p.gaps = append(p.gaps, gap{missing: missing, line: g.nodes.at(child).lastLine})
 		}
 	}
 	var starts []int32
@@ -350,9 +483,9 @@ func (g *graph) project(head int32) (*projection, error) {
 			seg := preserved[0]
 			preserved = preserved[1:]
 			walk++
-			for n := seg[1]; n != noNode && g.nodes[n].present && !p.selected[n]; n = g.nodes[n].parent {
+			for n := seg[1]; n != noNode && g.nodes.at(n).present && !p.selected[n]; n = g.nodes.at(n).parent {
 				if walkMark[n] == walk {
-					return nil, g.refuse(int(g.nodes[n].lastLine), "parentUuid links form a cycle through %s", g.nodes[n].uuid)
+					return nil, g.refuse(int(g.nodes.at(n).lastLine), "parentUuid links form a cycle through %s", g.uuidOf(n))
 				}
 				walkMark[n] = walk
 				p.selected[n] = true
@@ -367,37 +500,38 @@ func (g *graph) project(head int32) (*projection, error) {
 		walk++
 		child := noNode
 		for n != noNode {
-			if !g.nodes[n].present {
+			if !g.nodes.at(n).present {
 				if child != noNode {
 					addGap(n, child)
 				}
 				break
 			}
 			if walkMark[n] == walk {
-				return nil, g.refuse(int(g.nodes[n].lastLine), "parentUuid links form a cycle through %s", g.nodes[n].uuid)
+				return nil, g.refuse(int(g.nodes.at(n).lastLine), "parentUuid links form a cycle through %s", g.uuidOf(n))
 			}
 			if p.selected[n] {
 				break
 			}
 			walkMark[n] = walk
 			p.selected[n] = true
-			if g.nodes[n].boundary {
-				if l := g.nodes[n].logical; l != noNode {
-					if g.nodes[l].present {
+			if g.nodes.at(n).boundary {
+				bl := g.links[n]
+				if l := bl.logical; l != noNode {
+					if g.nodes.at(l).present {
 						starts = append(starts, l)
 					} else {
 						addGap(l, n)
 					}
 				}
-				if g.nodes[n].presTail != noNode {
+				if bl.presTail != noNode {
 					// Never-persisted preservation uuids are skipped silently.
-					if g.nodes[g.nodes[n].presTail].present {
-						preserved = append(preserved, [2]int32{g.nodes[n].presHead, g.nodes[n].presTail})
+					if g.nodes.at(bl.presTail).present {
+						preserved = append(preserved, [2]int32{bl.presHead, bl.presTail})
 					}
 				}
 			}
 			child = n
-			n = g.nodes[n].parent
+			n = g.nodes.at(n).parent
 		}
 	}
 	g.addParallelSiblings(p)
@@ -418,8 +552,9 @@ func (g *graph) project(head int32) (*projection, error) {
 func (g *graph) addParallelSiblings(p *projection) {
 	// Children by latest parent link, in compressed form: tens of bytes per
 	// row would double the first pass's memory.
-	start := make([]int32, len(g.nodes)+1)
-	for _, n := range g.nodes {
+	start := make([]int32, g.nodes.len()+1)
+	for k := range g.nodes.len() {
+		n := g.nodes.at(int32(k))
 		if n.present && n.parent != noNode {
 			start[n.parent+1]++
 		}
@@ -428,15 +563,16 @@ func (g *graph) addParallelSiblings(p *projection) {
 		start[i] += start[i-1]
 	}
 	kids := make([]int32, start[len(start)-1])
-	fill := append([]int32(nil), start[:len(g.nodes)]...)
-	for i, n := range g.nodes {
+	fill := append([]int32(nil), start[:g.nodes.len()]...)
+	for i := range g.nodes.len() {
+		n := g.nodes.at(int32(i))
 		if n.present && n.parent != noNode {
 			kids[fill[n.parent]] = int32(i)
 			fill[n.parent]++
 		}
 	}
 	var queue []int32
-	for i := range g.nodes {
+	for i := range g.nodes.len() {
 		if p.selected[i] {
 			queue = append(queue, int32(i))
 		}
@@ -444,7 +580,7 @@ func (g *graph) addParallelSiblings(p *projection) {
 	for len(queue) > 0 {
 		x := queue[len(queue)-1]
 		queue = queue[:len(queue)-1]
-		xn := &g.nodes[x]
+		xn := g.nodes.at(x)
 		if xn.msgID == 0 {
 			continue // only assistant rows have parallel siblings
 		}
@@ -452,7 +588,7 @@ func (g *graph) addParallelSiblings(p *projection) {
 			if p.selected[c] {
 				continue
 			}
-			cn := &g.nodes[c]
+			cn := g.nodes.at(c)
 			if cn.msgID == xn.msgID || (cn.user && g.answersOnly(c, x)) {
 				p.selected[c] = true
 				queue = append(queue, c)
@@ -464,7 +600,7 @@ func (g *graph) addParallelSiblings(p *projection) {
 // answersOnly reports whether row c holds tool results only, each answering a
 // call made in row x.
 func (g *graph) answersOnly(c, x int32) bool {
-	cn, xn := &g.nodes[c], &g.nodes[x]
+	cn, xn := g.nodes.at(c), g.nodes.at(x)
 	if cn.nTools == 0 || xn.nTools == 0 {
 		return false
 	}
@@ -490,12 +626,13 @@ func (g *graph) answersOnly(c, x int32) bool {
 // dependency is the node whose window decides n's: the logical parent of a
 // boundary, the parent of anything else. ok is false at a root.
 func (g *graph) dependency(n int32) (int32, bool) {
-	nd := &g.nodes[n]
-	if nd.boot >= 0 {
+	nd := g.nodes.at(n)
+	if _, ok := g.boots[n]; ok {
 		return noNode, false
 	}
 	if nd.boundary {
-		return nd.logical, nd.logical != noNode
+		l := g.logical(n)
+		return l, l != noNode
 	}
 	return nd.parent, nd.parent != noNode
 }
@@ -506,12 +643,12 @@ func (g *graph) resolveOrdinals(p *projection) error {
 		visiting  = 1
 		done      = 2
 	)
-	state := make([]uint8, len(g.nodes))
-	p.ords = make([]ord, len(g.nodes))
+	state := make([]uint8, g.nodes.len())
+	p.ords = make([]ord, g.nodes.len())
 	compute := func(n int32) {
-		nd := &g.nodes[n]
-		if nd.boot >= 0 {
-			p.ords[n] = ord{known: true, n: nd.boot}
+		nd := g.nodes.at(n)
+		if b, ok := g.boots[n]; ok {
+			p.ords[n] = ord{known: true, n: b}
 			return
 		}
 		dep, ok := g.dependency(n)
@@ -526,7 +663,7 @@ func (g *graph) resolveOrdinals(p *projection) error {
 			}
 			p.ords[n] = base
 			return
-		case !g.nodes[dep].present:
+		case !g.nodes.at(dep).present:
 			p.ords[n] = ord{missing: dep}
 			return
 		default:
@@ -538,7 +675,7 @@ func (g *graph) resolveOrdinals(p *projection) error {
 		p.ords[n] = base
 	}
 	var stack []int32
-	for i := range g.nodes {
+	for i := range g.nodes.len() {
 		if !p.selected[i] || state[i] == done {
 			continue
 		}
@@ -547,9 +684,9 @@ func (g *graph) resolveOrdinals(p *projection) error {
 		for len(stack) > 0 {
 			x := stack[len(stack)-1]
 			dep, ok := g.dependency(x)
-			if ok && g.nodes[dep].present && state[dep] != done {
+			if ok && g.nodes.at(dep).present && state[dep] != done {
 				if state[dep] == visiting {
-					return g.refuse(int(g.nodes[dep].lastLine), "parent links form a cycle through %s", g.nodes[dep].uuid)
+					return g.refuse(int(g.nodes.at(dep).lastLine), "parent links form a cycle through %s", g.uuidOf(dep))
 				}
 				state[dep] = visiting
 				stack = append(stack, dep)
@@ -588,7 +725,7 @@ func (g *graph) window(o ord) string {
 	if o.known {
 		return history.HarnessClaude + ":" + g.sid + ":" + strconv.Itoa(int(o.n))
 	}
-	return history.HarnessClaude + ":" + g.sid + ":unknown:" + g.nodes[o.missing].uuid
+	return history.HarnessClaude + ":" + g.sid + ":unknown:" + g.uuidOf(o.missing)
 }
 
 func (g *graph) summary(p *projection) history.Summary {
@@ -623,8 +760,8 @@ func (g *graph) summary(p *projection) history.Summary {
 			Message: "events without a path to a root or retained boot; their window ordinal is unknown"})
 	}
 	for _, gp := range p.gaps {
-		s.Notes = append(s.Notes, history.ProjectionNote{Kind: history.NoteGap, Line: int(gp.line), Ref: g.nodes[gp.missing].uuid,
-			Message: "ancestor " + g.nodes[gp.missing].uuid + " is not in the transcript"})
+		s.Notes = append(s.Notes, history.ProjectionNote{Kind: history.NoteGap, Line: int(gp.line), Ref: g.uuidOf(gp.missing),
+			Message: "ancestor " + g.uuidOf(gp.missing) + " is not in the transcript"})
 	}
 	ho := p.ords[p.head]
 	s.HeadWindow = g.window(ho)
@@ -637,12 +774,12 @@ func (g *graph) summary(p *projection) history.Summary {
 
 func (g *graph) selectedBySeq(p *projection) []int32 {
 	var order []int32
-	for i := range g.nodes {
+	for i := range g.nodes.len() {
 		if p.selected[i] {
 			order = append(order, int32(i))
 		}
 	}
-	sort.Slice(order, func(a, b int) bool { return g.nodes[order[a]].seq < g.nodes[order[b]].seq })
+	sort.Slice(order, func(a, b int) bool { return g.nodes.at(order[a]).seq < g.nodes.at(order[b]).seq })
 	return order
 }
 
@@ -666,7 +803,7 @@ func (Decoder) Decode(sess history.Session, opts history.DecodeOptions, emit his
 	order := g.selectedBySeq(p)
 	// The graph's uuid index is no longer needed; let it go before the text
 	// pass allocates.
-	g.index = nil
+	g.byKey, g.byStr = nil, nil
 	return sum, g.emitText(p, order, emit)
 }
 
@@ -695,13 +832,13 @@ func (g *graph) emitText(p *projection, order []int32, emit history.EmitFunc) er
 	for k < len(order) {
 		line, _, err := lr.next()
 		if errors.Is(err, io.EOF) {
-			return g.refuse(0, "the transcript changed between passes (row %s at line %d is gone); retry", g.nodes[order[k]].uuid, g.nodes[order[k]].firstLine)
+			return g.refuse(0, "the transcript changed between passes (row %s at line %d is gone); retry", g.uuidOf(order[k]), g.nodes.at(order[k]).firstLine)
 		}
 		if err != nil {
 			return err
 		}
 		idx := order[k]
-		if lr.line != int(g.nodes[idx].firstLine) {
+		if lr.line != int(g.nodes.at(idx).firstLine) {
 			continue
 		}
 		k++
@@ -719,14 +856,14 @@ func (g *graph) emitText(p *projection, order []int32, emit history.EmitFunc) er
 }
 
 func (g *graph) rowEvents(raw []byte, idx int32, p *projection, names map[int64]string) ([]history.Event, error) {
-	n := &g.nodes[idx]
+	n := g.nodes.at(idx)
 	line := int(n.firstLine)
 	var fr fullRecord
 	if err := parseFull(raw, &fr); err != nil {
 		return nil, g.refuse(line, "the transcript changed between passes (%v); retry", err)
 	}
-	if fr.UUID != n.uuid {
-		return nil, g.refuse(line, "the transcript changed between passes (expected row %s, found %q); retry", n.uuid, fr.UUID)
+	if want := g.uuidOf(idx); fr.UUID != want {
+		return nil, g.refuse(line, "the transcript changed between passes (expected row %s, found %q); retry", want, fr.UUID)
 	}
 	var t time.Time
 	if fr.Timestamp != "" {
@@ -779,7 +916,7 @@ func (g *graph) rowEvents(raw []byte, idx int32, p *projection, names map[int64]
 		}
 	}
 	if seq != n.seq+int64(n.nTools) {
-		return nil, g.refuse(line, "the transcript changed between passes (row %s has a different number of tool blocks); retry", n.uuid)
+		return nil, g.refuse(line, "the transcript changed between passes (row %s has a different number of tool blocks); retry", g.uuidOf(idx))
 	}
 	return events, nil
 }

@@ -36,6 +36,9 @@ func decodeFixture(t *testing.T, name, sid, head string) ([]string, history.Summ
 			if ev.PairSeq != 0 {
 				s += fmt.Sprintf(" pair=%d", ev.PairSeq)
 			}
+			if ev.IsError {
+				s += " error"
+			}
 			if ev.ToolInput != "" {
 				s += " in=" + ev.ToolInput
 			}
