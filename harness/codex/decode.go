@@ -106,8 +106,9 @@ func (d Decoder) Decode(sess history.Session, opts history.DecodeOptions, emit h
 		ps.limit = pfi.Size()
 		if hb.EndByteOffset != nil && *hb.EndByteOffset >= 0 {
 			if *hb.EndByteOffset > ps.limit {
-				dec.notes = append(dec.notes, history.ProjectionNote{Kind: history.NoteGap, Ref: hb.ThreadID,
-					Message: fmt.Sprintf("the fork point of parent rollout %s (byte %d) is past its end (%d bytes): part of the inherited history is missing", parent, *hb.EndByteOffset, ps.limit)})
+				// What the parent still holds is shown, but whatever is
+				// missing may have held compactions: ordinals are unknown.
+				dec.gap(hb.ThreadID, fmt.Sprintf("the fork point of parent rollout %s (byte %d) is past its end (%d bytes): part of the inherited history is missing", parent, *hb.EndByteOffset, ps.limit))
 			} else {
 				ps.limit = *hb.EndByteOffset
 			}
@@ -221,12 +222,17 @@ func (w *window) step(r *record) bool {
 }
 
 func (d *decoder) missingParent(path string, hb *historyBase, roots []string) {
-	d.known, d.segRef = false, hb.ThreadID
+	d.gap(hb.ThreadID, fmt.Sprintf("%s is a fork of thread %s, whose rollout is not under %s: the inherited history is not shown", path, hb.ThreadID, strings.Join(roots, ", ")))
+}
+
+// gap records that inherited history is missing: the projection's window
+// ordinals are unknown from the start (until a notesoup boot names one).
+func (d *decoder) gap(threadID, message string) {
+	d.known, d.segRef = false, threadID
 	d.notes = append(d.notes,
-		history.ProjectionNote{Kind: history.NoteGap, Ref: hb.ThreadID,
-			Message: fmt.Sprintf("%s is a fork of thread %s, whose rollout is not under %s: the inherited history is not shown", path, hb.ThreadID, strings.Join(roots, ", "))},
-		history.ProjectionNote{Kind: history.NoteUnknownSegment, Ref: history.HarnessCodex + ":" + d.threadID + ":unknown:" + hb.ThreadID,
-			Message: "without the parent's history the window ordinals of this fork are unknown"})
+		history.ProjectionNote{Kind: history.NoteGap, Ref: threadID, Message: message},
+		history.ProjectionNote{Kind: history.NoteUnknownSegment, Ref: history.HarnessCodex + ":" + d.threadID + ":unknown:" + threadID,
+			Message: "without the whole inherited history the window ordinals of this fork are unknown"})
 }
 
 // lines iterates the committed lines of one source that belong to the

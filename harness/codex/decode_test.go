@@ -417,3 +417,43 @@ func TestFastPathAgrees(t *testing.T) {
 		t.Errorf("only %d lines took the fast path", fast)
 	}
 }
+
+// TestForkParentTruncated: a parent rollout shorter than the fork point
+// shows what it holds, but the lost part may have held compactions, so no
+// ordinal is guessed.
+func TestForkParentTruncated(t *testing.T) {
+	root := t.TempDir()
+	parent, err := os.ReadFile(rollout(t, "home", parentID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	child, err := os.ReadFile(rollout(t, "home", childID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(parent), "\n")
+	if err := os.WriteFile(filepath.Join(root, "rollout-p-"+parentID+".jsonl"), []byte(strings.Join(lines[:3], "")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	childPath := filepath.Join(root, "rollout-c-"+childID+".jsonl")
+	if err := os.WriteFile(childPath, child, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, sum, err := decodeFile(t, Decoder{Roots: []string{root}}, childPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seg := "codex:" + childID + ":unknown:" + parentID
+	want := []string{
+		`1 @0 ` + seg + ` message/user "parent prompt"`,
+		`2 @0 ` + seg + ` tool_use/tool "" tool=exec_command#call_p pair=0 input={"cmd":"pwd"}`,
+		`3 @2 ` + seg + ` message/user "child prompt"`,
+		`4 @3 ` + seg + ` message/assistant "child answer (after the grandchild fork)"`,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("events:\n got %s\nwant %s", strings.Join(got, "\n     "), strings.Join(want, "\n     "))
+	}
+	if sum.HeadKnown || sum.HeadWindow != seg || len(sum.Notes) != 2 || sum.Notes[0].Kind != history.NoteGap || !strings.Contains(sum.Notice, parentID) {
+		t.Errorf("summary = %+v", sum)
+	}
+}
