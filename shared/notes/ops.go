@@ -452,7 +452,7 @@ func (sp *Space) Edit(req EditRequest) (EditResult, error) {
 	old := []byte(req.OldText)
 	idx := bytes.Index(data, old)
 	if idx < 0 {
-		return EditResult{}, refuse(CodeNoMatch, "old_text occurs 0 times in %s; read the note again and copy the text exactly (whitespace included, line numbers excluded)", n)
+		return EditResult{}, refuse(CodeNoMatch, "old_text occurs 0 times in %s%s; read the note again and copy the text exactly (whitespace included, line numbers excluded)", n, nearMiss(data, req.OldText))
 	}
 	if c := bytes.Count(data, old); c > 1 {
 		return EditResult{}, refuse(CodeAmbiguous, "old_text occurs %d times in %s (at %s); include more surrounding text so it matches once", c, n, matchLines(data, old))
@@ -473,6 +473,38 @@ func (sp *Space) Edit(req EditRequest) (EditResult, error) {
 		return EditResult{}, ioErr("write note "+n.String(), err)
 	}
 	return EditResult{Name: n.String(), Size: int64(len(out)), Line: 1 + bytes.Count(data[:idx], []byte("\n"))}, nil
+}
+
+// nearMiss points at lines that hold old_text's first line, ignoring
+// surrounding whitespace, when old_text as a whole does not match: the
+// usual cause is a changed line below it or different indentation.
+func nearMiss(data []byte, old string) string {
+	const maxHints = 3 // a hint, not a search result
+	first := ""
+	for _, l := range strings.Split(old, "\n") {
+		if first = strings.TrimSpace(l); first != "" {
+			break
+		}
+	}
+	if first == "" {
+		return ""
+	}
+	var at []string
+	for i, l := range strings.Split(string(data), "\n") {
+		if strings.Contains(l, first) {
+			if len(at) == maxHints {
+				break
+			}
+			at = append(at, strconv.Itoa(i+1))
+		}
+	}
+	switch len(at) {
+	case 0:
+		return ""
+	case 1:
+		return " (its first line is at line " + at[0] + ": compare the lines after it and the whitespace)"
+	}
+	return " (its first line is at lines " + strings.Join(at, ", ") + ": compare the lines after it and the whitespace)"
 }
 
 // matchLines lists the distinct lines where sub starts in data, at most
