@@ -243,7 +243,8 @@ func historyList(args []string, stdout, stderr io.Writer) int {
 	ro.ListHint = func(n history.ListQuery) string { return histListCommand(sessArg, n) }
 	page, err := history.List(proj.Events, q, ro)
 	if err != nil {
-		fmt.Fprintf(stderr, "notesoup history list: %v\n", err)
+		// The session's notice accompanies errors too.
+		fmt.Fprintf(stderr, "%s\n", ro.Wrap("notesoup history list: "+err.Error()))
 		return 1
 	}
 	if *asJSON {
@@ -307,7 +308,7 @@ func historyRead(args []string, stdout, stderr io.Writer) int {
 	}
 	r, err := history.Read(proj.Events, q, ro)
 	if err != nil {
-		fmt.Fprintf(stderr, "notesoup history read: %v\n", err)
+		fmt.Fprintf(stderr, "%s\n", ro.Wrap("notesoup history read: "+err.Error()))
 		return 1
 	}
 	if *asJSON {

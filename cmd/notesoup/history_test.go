@@ -101,6 +101,10 @@ func TestHistoryCLIJSONAndNotice(t *testing.T) {
 	if !strings.HasPrefix(text, "[incomplete history]") {
 		t.Errorf("read lacks the incomplete-history notice:\n%s", text)
 	}
+	_, errs, code = runCLI(t, append([]string{"history", "read", "--seq", "1"}, roots...)...)
+	if code != 1 || !strings.HasPrefix(errs, "[incomplete history]") || !strings.Contains(errs, "no address #1") {
+		t.Errorf("read of an off-branch address: exit %d, %s", code, errs)
+	}
 	_, errs, code = runCLI(t, append([]string{"history", "state"}, roots...)...)
 	if code != 1 || !strings.Contains(errs, "refusing to guess") {
 		t.Errorf("state on an unknown window: exit %d, %s", code, errs)

@@ -117,3 +117,17 @@ func TestReadPagingReassembles(t *testing.T) {
 		t.Errorf("150 KB should take at least 5 pages, took %d", pages)
 	}
 }
+
+func TestWrapAndNoticeBound(t *testing.T) {
+	ro := RenderOptions{Notice: func() string { return strings.Repeat("é", 2000) }, NoticeReserve: 1024}
+	got := ro.Wrap("history_list: bad query")
+	if !strings.HasSuffix(got, "\n\nhistory_list: bad query") {
+		t.Errorf("wrapped error = %q", got[len(got)-40:])
+	}
+	if n := len(got) - len("history_list: bad query"); n > 1024 {
+		t.Errorf("notice took %d bytes, reserve 1024", n)
+	}
+	if (RenderOptions{}).Wrap("x") != "x" {
+		t.Error("no notice should leave text unchanged")
+	}
+}

@@ -102,6 +102,14 @@ func (o RenderOptions) notice() string {
 	return n + "\n\n"
 }
 
+// Wrap prefixes text (typically an error message a tool returns) with the
+// notice, so a session's notice accompanies every response about it, query
+// errors included. Call it only once the events were consumed (or the
+// notice is known); text is returned unchanged when there is no notice.
+func (o RenderOptions) Wrap(text string) string {
+	return o.notice() + text
+}
+
 func (o RenderOptions) noticeReserve() int {
 	if o.Notice == nil {
 		return 0
