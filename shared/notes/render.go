@@ -25,7 +25,7 @@ func (r ReadResult) Render() string {
 	if r.Lines == 0 {
 		return fmt.Sprintf("%s is empty.\n", r.Name)
 	}
-	head := fmt.Sprintf("%s (%d lines", r.Name, r.Lines)
+	head := fmt.Sprintf("%s (%s", r.Name, plural(r.Lines, "line"))
 	if r.From != 1 || r.To != r.Lines {
 		head += fmt.Sprintf(", showing %d-%d", r.From, r.To)
 	}
@@ -38,7 +38,7 @@ func (r WriteResult) Render() string {
 	if r.Created {
 		verb = "Created"
 	}
-	return fmt.Sprintf("%s %s (%s, %d lines).\n", verb, r.Name, HumanSize(r.Size), r.Lines)
+	return fmt.Sprintf("%s %s (%s, %s).\n", verb, r.Name, HumanSize(r.Size), plural(r.Lines, "line"))
 }
 
 // Render says where the edit landed.
@@ -49,6 +49,14 @@ func (r EditResult) Render() string {
 // Render says what was deleted.
 func (r DeleteResult) Render() string {
 	return fmt.Sprintf("Deleted %s (%s).\n", r.Name, HumanSize(r.Size))
+}
+
+// plural writes "1 line", "2 lines".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }
 
 // HumanSize formats a byte count briefly: "512 B", "1.2 KB", "3.4 MB".
