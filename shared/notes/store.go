@@ -40,10 +40,17 @@ type Store struct {
 }
 
 // Open returns the store rooted at home. An empty home means DefaultHome.
-// Nothing is created until the first write.
+// A relative home is made absolute now, so a later change of the process's
+// working directory cannot move the notes. Nothing is created until the
+// first write.
 func Open(home string) *Store {
 	if home == "" {
 		home, _ = DefaultHome()
+	}
+	if home != "" {
+		if abs, err := filepath.Abs(home); err == nil {
+			home = abs
+		}
 	}
 	return &Store{home: home}
 }
