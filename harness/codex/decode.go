@@ -297,8 +297,10 @@ func (d *decoder) index(chain []*source) error {
 	w := window{known: d.known}
 	seen := map[string]bool{}
 	var seq int64
+	var failed failures
 	for _, s := range chain {
 		err := d.lines(s, false, true, func(r *record, line int) error {
+			failed.note(r)
 			if !w.step(r) {
 				return nil
 			}
@@ -366,8 +368,10 @@ func (d *decoder) summary() history.Summary {
 func (d *decoder) emitAll(chain []*source, emit history.EmitFunc) error {
 	w := window{known: d.known}
 	var seq int64
+	var failed failures
 	for _, s := range chain {
 		err := d.lines(s, true, false, func(r *record, line int) error {
+			failed.note(r)
 			if !w.step(r) {
 				return nil
 			}
@@ -422,4 +426,23 @@ func refusalSummary(err error) history.Summary {
 		return history.Summary{}
 	}
 	return history.Summary{Notes: []history.ProjectionNote{{Kind: history.NoteRefusal, Message: re.Error(), Line: re.Line}}}
+}
+
+// failures carries item_completed failure reports to the output lines that
+// follow them. Only failed calls whose output has not been read yet are
+// held, so it stays small.
+type failures map[string]bool
+
+// note records a failure report, or marks an output whose call failed.
+func (f *failures) note(r *record) {
+	switch {
+	case r.failedCall != "":
+		if *f == nil {
+			*f = failures{}
+		}
+		(*f)[r.failedCall] = true
+	case r.kind == recToolResult && (*f)[r.callID]:
+		r.isError = true
+		delete(*f, r.callID)
+	}
 }

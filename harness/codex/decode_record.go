@@ -53,7 +53,9 @@ type record struct {
 	time     time.Time
 	ordinal  int64 // the line's `ordinal`, -1 when absent
 	boot     int   // ordinal named by a notesoup boot marker, -1 if none
-	meta     *sessionMeta
+	// failedCall is the call_id an item_completed event reports as failed.
+	failedCall string
+	meta       *sessionMeta
 }
 
 // envelope is every rollout line (codex.md §3).
@@ -125,11 +127,20 @@ type compactedPayload struct {
 }
 
 type eventPayload struct {
-	Type string `json:"type"`
-	Item *struct {
-		Type string `json:"type"`
-	} `json:"item"`
-	Error *turnError `json:"error"`
+	Type  string         `json:"type"`
+	Item  *completedItem `json:"item"`
+	Error *turnError     `json:"error"`
+}
+
+// completedItem is item_completed.item (codex.md §4.5): its id is the
+// call_id of tool items, and its status says whether the tool failed.
+type completedItem struct {
+	Type   string  `json:"type"`
+	ID     *string `json:"id"`
+	Status *string `json:"status"`
+	Result *struct {
+		IsError bool `json:"isError"`
+	} `json:"result"`
 }
 
 // turnError is task_complete.error.
@@ -195,7 +206,7 @@ func parseRecordGeneral(line []byte, withText bool) (record, error) {
 		if json.Unmarshal(env.Payload, &ev) != nil {
 			return r, nil // events are harness chatter; an odd one hides nothing
 		}
-		eventRecord(&r, ev.Type, ev.Item != nil && ev.Item.Type == "ContextCompaction", ev.Error, withText)
+		eventRecord(&r, ev.Type, ev.Item, ev.Error, withText)
 	}
 	return r, nil
 }
@@ -466,10 +477,8 @@ type fastPayload struct {
 	Action    json.RawMessage `json:"action"`
 	Output    any             `json:"output"`
 	Message   *string         `json:"message"`
-	Item      *struct {
-		Type string `json:"type"`
-	} `json:"item"`
-	Error *turnError `json:"error"`
+	Item      *completedItem  `json:"item"`
+	Error     *turnError      `json:"error"`
 }
 
 // parseRecordFast decodes the common, valid shapes; ok is false for
@@ -500,7 +509,7 @@ func parseRecordFast(line []byte, withText bool) (record, bool) {
 			}
 		}
 	case "event_msg":
-		eventRecord(&r, p.Type, p.Item != nil && p.Item.Type == "ContextCompaction", p.Error, withText)
+		eventRecord(&r, p.Type, p.Item, p.Error, withText)
 	case "response_item":
 		return fastItem(r, p, l.Metadata, withText)
 	}
@@ -658,10 +667,17 @@ func anyItemsText(items []any) (string, bool) {
 
 // eventRecord classifies the event_msg payloads the projection uses:
 // compaction markers and failed turns.
-func eventRecord(r *record, typ string, compactionItem bool, terr *turnError, withText bool) {
+func eventRecord(r *record, typ string, item *completedItem, terr *turnError, withText bool) {
 	switch {
-	case typ == "context_compacted" || (typ == "item_completed" && compactionItem):
+	case typ == "context_compacted" || (typ == "item_completed" && item != nil && item.Type == "ContextCompaction"):
 		r.kind, r.role = recMarker, history.RoleSystem
+	case typ == "item_completed" && item != nil && item.ID != nil && *item.ID != "":
+		// A tool item completed; Codex writes it before the output line,
+		// which then carries the failure (codex.md §5).
+		failed := item.Status != nil && (*item.Status == "failed" || *item.Status == "declined")
+		if failed || (item.Result != nil && item.Result.IsError) {
+			r.failedCall = *item.ID
+		}
 	case typ == "task_complete" && terr != nil && terr.Message != nil && *terr.Message != "":
 		r.kind, r.role = recTurnError, history.RoleSystem
 		if withText {

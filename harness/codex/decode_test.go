@@ -81,7 +81,8 @@ func TestDecodeFiles(t *testing.T) {
 	}
 	tests := []tc{
 		{
-			// 0.171 paginated: harness context and reasoning hidden, calls of
+			// 0.171 paginated: harness context and reasoning hidden, a call
+			// item_completed reports failed marks its output, calls of
 			// every kind paired by call_id (parallel MCP calls answered out
 			// of order), namespaced MCP name qualified, the older
 			// {content,success} output form, a pending call unpaired,
@@ -91,7 +92,7 @@ func TestDecodeFiles(t *testing.T) {
 				`1 @7 codex:t-pag:0 message/user "Run echo hello"`,
 				`2 @9 codex:t-pag:0 message/assistant "Running it."`,
 				`3 @10 codex:t-pag:0 tool_use/tool "" tool=exec_command#call_1 pair=4 input={"cmd":"echo hello"}`,
-				`4 @13 codex:t-pag:0 tool_result/tool "Chunk ID: 5d21e2\nProcess exited with code 0\nOutput:\nhello\n" tool=exec_command#call_1 pair=3`,
+				`4 @13 codex:t-pag:0 tool_result/tool "Chunk ID: 5d21e2\nProcess exited with code 0\nOutput:\nhello\n" tool=exec_command#call_1 pair=3 error`,
 				`5 @14 codex:t-pag:0 tool_use/tool "" tool=mcp__demo__echo#call_mcp_1 pair=8 input={"text":"ping"}`,
 				`6 @15 codex:t-pag:0 tool_use/tool "" tool=mcp__demo__echo#call_mcp_2 pair=7 input={"text":"second"}`,
 				`7 @16 codex:t-pag:0 tool_result/tool "Wall time: 0.0085 seconds\nOutput:\nECHO: second" tool=mcp__demo__echo#call_mcp_2 pair=6`,
