@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"syscall"
 )
 
 // Store persists one State per (harness, session) under
@@ -88,10 +87,11 @@ func (st Store) Update(harness, session string, seed uint64, fn func(State) (Sta
 		return fmt.Errorf("reset state: open lock: %v", err)
 	}
 	defer lock.Close()
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+	unlock, err := lockFile(lock)
+	if err != nil {
 		return fmt.Errorf("reset state: lock %s: %v", path, err)
 	}
-	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
+	defer unlock()
 
 	cur, err := readState(path, session, seed)
 	if err != nil {
