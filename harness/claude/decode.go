@@ -415,42 +415,53 @@ func (g *graph) selectHead(want string) (int32, error) {
 		}
 		return i, nil
 	}
-	hasChild := make([]bool, g.nodes.len())
+	children := make([]int32, g.nodes.len())
 	for k := range g.nodes.len() {
 		n := g.nodes.at(int32(k))
-		if !n.present {
-			continue
-		}
-		if n.parent != noNode {
-			hasChild[n.parent] = true
+		if n.present && n.parent != noNode {
+			children[n.parent]++
 		}
 	}
 	for _, bl := range g.links {
 		if bl.logical != noNode {
-			hasChild[bl.logical] = true
+			children[bl.logical]++
 		}
 	}
-	best, bestAttach := noNode, noNode
+	// Leaves in preference order: real leaves before the dangling ends of
+	// parallel tool calls (they are part of the branch they hang off, not a
+	// branch of their own), non-attachments before attachments, then the
+	// last in transcript order.
+	const (
+		realRow = iota
+		realAttach
+		auxRow
+		auxAttach
+		ranks
+	)
+	var best [ranks]int32
+	for r := range best {
+		best[r] = noNode
+	}
 	for i := range g.nodes.len() {
 		n := g.nodes.at(int32(i))
-		if !n.present || hasChild[i] {
+		if !n.present || children[i] > 0 {
 			continue
+		}
+		r := realRow
+		if g.danglingSibling(int32(i), children) {
+			r = auxRow
 		}
 		if n.attach {
-			if bestAttach == noNode || n.lastLine > g.nodes.at(bestAttach).lastLine {
-				bestAttach = int32(i)
-			}
-			continue
+			r++
 		}
-		if best == noNode || n.lastLine > g.nodes.at(best).lastLine {
-			best = int32(i)
+		if best[r] == noNode || n.lastLine > g.nodes.at(best[r]).lastLine {
+			best[r] = int32(i)
 		}
 	}
-	if best != noNode {
-		return best, nil
-	}
-	if bestAttach != noNode {
-		return bestAttach, nil
+	for _, b := range best {
+		if b != noNode {
+			return b, nil
+		}
 	}
 	for k := range g.nodes.len() {
 		n := g.nodes.at(int32(k))
@@ -459,6 +470,35 @@ func (g *graph) selectHead(want string) (int32, error) {
 		}
 	}
 	return 0, &Error{Path: g.path, Msg: "no conversation rows: nothing to read yet"}
+}
+
+// siblingOf reports whether row c belongs with its parent x as part of the
+// same model response: another block of the same API message, or the
+// results of x's calls (see addParallelSiblings).
+func (g *graph) siblingOf(c, x int32) bool {
+	cn, xn := g.nodes.at(c), g.nodes.at(x)
+	if !xn.present || xn.msgID == 0 {
+		return false
+	}
+	return cn.msgID == xn.msgID || (cn.user && g.answersOnly(c, x))
+}
+
+// danglingSibling reports whether leaf i ends a chain of parallel-call
+// siblings that hangs off a row with another child: Claude Code continues
+// the conversation from one of a response's parallel results, leaving the
+// other calls' rows as leaves.
+func (g *graph) danglingSibling(i int32, children []int32) bool {
+	for steps := 0; steps < g.nodes.len(); steps++ {
+		x := g.nodes.at(i).parent
+		if x == noNode || !g.siblingOf(i, x) {
+			return false
+		}
+		if children[x] > 1 {
+			return true
+		}
+		i = x
+	}
+	return false
 }
 
 // project selects the active branch from head and resolves windows.
@@ -588,8 +628,7 @@ func (g *graph) addParallelSiblings(p *projection) {
 			if p.selected[c] {
 				continue
 			}
-			cn := g.nodes.at(c)
-			if cn.msgID == xn.msgID || (cn.user && g.answersOnly(c, x)) {
+			if g.siblingOf(c, x) {
 				p.selected[c] = true
 				queue = append(queue, c)
 			}

@@ -170,6 +170,24 @@ func TestDecodeFixtures(t *testing.T) {
 			windows: []string{"claude:S:0"}, headWindow: "claude:S:0", headKnown: true,
 		},
 		{
+			name: "parallel calls: dangling sibling leaves are neither the head nor cut off", file: "parallel.jsonl", sid: fixtureSID,
+			want: []string{
+				"1 claude:S:0 message user do two things",
+				"2 claude:S:0 message assistant Two at once.",
+				"3 claude:S:0 message assistant",
+				`4 claude:S:0 tool_use tool Bash/t1 pair=10 in={"command":"ls"}`,
+				"5 claude:S:0 message assistant",
+				`6 claude:S:0 tool_use tool Read/t2 pair=8 in={"file_path":"n.txt"}`,
+				"7 claude:S:0 message user",
+				"8 claude:S:0 tool_result tool Read/t2 pair=6 note text",
+				"9 claude:S:0 message user",
+				"10 claude:S:0 tool_result tool Bash/t1 pair=4 n.txt",
+				"11 claude:S:0 message assistant Both done.",
+				"12 claude:S:0 attachment system",
+			},
+			windows: []string{"claude:S:0"}, headWindow: "claude:S:0", headKnown: true,
+		},
+		{
 			name: "forward parent references resolve without reallocating", file: "forward.jsonl", sid: fixtureSID,
 			want: []string{
 				"1 claude:S:0 message user second prompt",
