@@ -1,0 +1,40 @@
+# plugins/claude/build.mk — the notesoup Claude Code mod (included by the
+# top-level Makefile). Targets:
+#   plugin-claude        the loadable plugin: bin/notesoup inside it, the
+#                        generated tool definitions, the extracted contract
+#   plugin-claude-test   typecheck, validate --strict, claude plugin test,
+#                        the Go tests of the generator and the source gate
+#   e2e-claude-mod       the real claude binary against the scripted server
+CLAUDE_MOD        := plugins/claude
+CLAUDE_MOD_VERSION := 2.1.332
+# The native binary the pinned npm package installs (e2e/install.sh).
+CLAUDE_MOD_CLI    := .tools/npm/node_modules/@anthropic-ai/claude-code-linux-x64/claude
+# /work/shared in development, ../shared beside the repo in CI.
+CLAUDE_MOD_SHARED ?= ../shared
+CLAUDE_MOD_TYPES  := $(CLAUDE_MOD)/.claude-plugin/types
+CLAUDE_MOD_HOME   := $(CURDIR)/$(BIN)/claude-mod-home
+
+.PHONY: plugin-claude plugin-claude-test plugin-claude-gate e2e-claude-mod claude-cli
+
+claude-cli:
+	@test -x $(CLAUDE_MOD_CLI) || e2e/install.sh >/dev/null
+
+# The contract is extracted from the pinned binary, never committed.
+$(CLAUDE_MOD_TYPES)/claude-code/index.d.ts: | claude-cli
+	cd $(CLAUDE_MOD_SHARED)/tools/claude-contract && $(GO) run . -bin $(CURDIR)/$(CLAUDE_MOD_CLI) -out $(CURDIR)/$(CLAUDE_MOD_TYPES) -version $(CLAUDE_MOD_VERSION)
+
+plugin-claude: build $(CLAUDE_MOD_TYPES)/claude-code/index.d.ts
+	mkdir -p $(CLAUDE_MOD)/bin
+	cp $(NOTESOUP) $(CLAUDE_MOD)/bin/notesoup.tmp && mv $(CLAUDE_MOD)/bin/notesoup.tmp $(CLAUDE_MOD)/bin/notesoup
+	$(GO) run ./$(CLAUDE_MOD)/gen -dir $(CLAUDE_MOD)/hooks
+
+# An isolated HOME keeps the CLI from reading or writing the user's ~/.claude.
+plugin-claude-test: plugin-claude
+	cd $(CLAUDE_MOD) && npm ci --no-audit --no-fund --silent
+	cd $(CLAUDE_MOD) && node_modules/.bin/tsc -p .
+	mkdir -p $(CLAUDE_MOD_HOME)
+	HOME=$(CLAUDE_MOD_HOME) CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 $(CLAUDE_MOD_CLI) plugin validate $(CLAUDE_MOD) --strict
+	HOME=$(CLAUDE_MOD_HOME) CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 $(CLAUDE_MOD_CLI) plugin test $(CLAUDE_MOD)
+	$(GO) test -count=1 ./$(CLAUDE_MOD)/...
+
+PLUGIN_TEST_TARGETS += plugin-claude-test

@@ -1,0 +1,442 @@
+// The notesoup Claude Code mod's hooks (register.ts registers them): registers the notes, history and reset
+// tools, attaches the notes boot block, watches the context budget and
+// drives clean resets. All filesystem and shared-domain work (notes, history,
+// boot, limits, the reset state machine of shared/reset) is done by the
+// plugin-local helper binary; this module only maps Claude Code's events to
+// helper operations and performs the actions the reset flow returns.
+import type { EngineInterface, Hook } from 'claude-code'
+import { callHelper, type Caller, type HelperReply } from './helper'
+import { RESET_TOOL, TOOL_PREFIX, TOOLS, type ToolHook } from './tools.gen'
+import {
+  blockText, compactArgs, completionEvent, CONTINUATION_TEXT, CUTOFF_TEXT, fresh, markerIn,
+  type Action, type FlowState, type Limits, type ModState, type Origin,
+} from './state'
+
+/** The module's state for the loaded session (see state.ts). */
+let S: ModState = fresh()
+
+/** Test hook: the state, for assertions in plugins/claude/tests. */
+export function modState(): ModState {
+  return S
+}
+
+// ---- identity and the helper -------------------------------------------
+
+/**
+ * The caller for a helper call, with identity refreshed lazily from
+ * $.session: a changed session id (after /clear, /resume, /branch) rebinds
+ * the flow with session_changed, forgets the retained boot, the cap and the
+ * head, and never lends the old transcript to the new session.
+ */
+async function caller($: EngineInterface, subagent = false): Promise<Caller> {
+  const session = await $.session.id()
+  const cwd = await $.session.cwd()
+  if (session !== S.session) {
+    const first = S.session === undefined
+    S.session = session
+    S.retained = undefined
+    S.pending = undefined
+    S.head = undefined
+    S.warningDue = undefined
+    if (!first) S.cap = ''
+    await callHelper($, 'reset.event', { harness: 'claude', session, cwd }, { type: 'session_changed', session, compact_disabled: S.compactDisabled })
+  }
+  const c: Caller = { harness: 'claude', session, cwd }
+  if (S.transcript && S.transcriptSession === session) c.transcript = S.transcript
+  if (S.head) c.head = S.head
+  if (subagent) c.subagent = true
+  return c
+}
+
+/** Steps the persisted reset flow with one event; a helper failure is one refuse action. */
+async function flow($: EngineInterface, event: Record<string, unknown>, subagent = false): Promise<Action[]> {
+  const r = await callHelper($, 'reset.event', await caller($, subagent), event)
+  if (!r.ok) {
+    await $.ui.log(`notesoup: reset.event ${String(event.type)} failed: ${r.error.message}`, { to: 'debug' })
+    return [{ kind: 'refuse', message: r.error.message }]
+  }
+  return ((r.result as { actions?: Action[] }).actions ?? [])
+}
+
+/** The persisted flow state, or undefined when the helper cannot say. */
+async function flowState($: EngineInterface): Promise<FlowState | undefined> {
+  const r = await callHelper($, 'reset.state', await caller($))
+  return r.ok ? (r.result as FlowState) : undefined
+}
+
+/** Builds the boot block for window `ordinal`, or an error message. */
+async function buildBoot($: EngineInterface, ordinal: number, sticky?: string, handoff?: string): Promise<{ text: string } | { error: string }> {
+  const args: Record<string, unknown> = { ordinal }
+  if (sticky) args.sticky = sticky
+  if (handoff) args.handoff = handoff
+  const r = await callHelper($, 'boot', await caller($), args)
+  if (!r.ok) return { error: r.error.message }
+  return { text: String((r.result as { text?: unknown }).text ?? '') }
+}
+
+// ---- session lifetime ----------------------------------------------------
+
+export async function onSessionStart($: EngineInterface, e: Parameters<Hooks['session.start']>[1], next: Parameters<Hooks['session.start']>[2]) {
+  S = fresh()
+  if ((await $.env.get('NOTESOUP_DISABLED')) !== undefined) {
+    S.disabled = true
+    await $.ui.log('notesoup: NOTESOUP_DISABLED is set; the mod is off for this session', { to: 'debug' })
+    return next(e)
+  }
+  if ((await $.env.get('DISABLE_COMPACT')) !== undefined) {
+    S.compactDisabled = true
+    await $.ui.log('notesoup: DISABLE_COMPACT is set; budget warnings and resets are off', { to: 'debug' })
+  }
+  for (const t of TOOLS) {
+    await $.tool.register({ name: t.name, description: t.description, inputSchema: t.inputSchema, isDeferred: false })
+  }
+  await $.command.register({ name: 'notesoup', description: 'notesoup: show or set the runtime context cap (cap 100k | cap off)', argumentHint: 'cap [tokens|off]' })
+  await $.command.register({ name: 'empty', description: 'notesoup: save notes, then reset the context window (no continuation)' })
+  await $.command.register({ name: 'fresh-window', description: 'notesoup: save notes, then start a fresh context window (no continuation)' })
+  await caller($)
+  return next(e)
+}
+
+export async function onClassicStart($: EngineInterface, e: Parameters<Hooks['classic.SessionStart']>[1], next: Parameters<Hooks['classic.SessionStart']>[2]) {
+  // The documented transcript path binds current-session history; no path is guessed.
+  if (typeof e.transcript_path === 'string' && e.transcript_path !== '') {
+    S.transcript = e.transcript_path
+    S.transcriptSession = e.session_id
+  }
+  return next(e)
+}
+
+export async function onSessionEnd($: EngineInterface, e: Parameters<Hooks['session.end']>[1], next: Parameters<Hooks['session.end']>[2]) {
+  if (!S.disabled && S.session !== undefined) {
+    await callHelper($, 'reset.event', { harness: 'claude', session: S.session }, { type: 'session_ended' })
+  }
+  const disabled = S.disabled
+  S = fresh()
+  S.disabled = disabled
+  return next(e)
+}
+
+// ---- tools -----------------------------------------------------------------
+
+export async function serveTool($: EngineInterface, e: Parameters<ToolHook>[1], next: Parameters<ToolHook>[2]) {
+  if (S.disabled) return next(e)
+  const name = String(e.tool).slice(TOOL_PREFIX.length)
+  const def = TOOLS.find((t) => t.name === name)
+  if (!def) return next(e)
+  const { tool: _t, tool_use_id: _id, agentId, ...rest } = e as unknown as Record<string, unknown>
+  const subagent = agentId !== undefined
+  if (name === RESET_TOOL) {
+    const ev: Record<string, unknown> = { type: 'reset_requested' }
+    if ('last_word' in rest) ev.last_word = rest.last_word
+    if ('terminate' in rest) ev.terminate = rest.terminate
+    const acts = await flow($, ev, subagent)
+    const refused = acts.find((a) => a.kind === 'refuse')
+    if (refused) return { deny: refused.message ?? 'empty_brain was refused' }
+    return withWarning($, { result: 'The context window will be emptied when this turn ends; every tool call in this response still finishes. Your notes and last word carry over.' }, subagent)
+  }
+  const { ...args } = rest
+  delete args.consent
+  const r: HelperReply = await callHelper($, def.op, await caller($, subagent), args)
+  if (!r.ok) return { deny: r.error.message }
+  return withWarning($, { result: String((r.result as { text?: unknown }).text ?? '') }, subagent)
+}
+
+/** Attaches a due budget warning to a main-agent tool result. */
+async function withWarning($: EngineInterface, out: { result: string }, subagent: boolean) {
+  if (subagent || !S.warningDue) return out
+  const text = S.warningDue
+  S.warningDue = undefined
+  await flow($, { type: 'warning_delivered' })
+  return { ...out, context: [text] }
+}
+
+// ---- prompt context: the boot block ---------------------------------------
+
+export async function onPromptContext($: EngineInterface, e: Parameters<Hooks['prompt.context']>[1], next: Parameters<Hooks['prompt.context']>[2]) {
+  const r = await next(e)
+  if (S.disabled) return r
+  const st = await flowState($)
+  const window = st?.window ?? 0
+  // A compaction answer already holds this window's boot: do not repeat it.
+  if (S.retained && S.retained.window === window) return r
+  const boot = await buildBoot($, window)
+  if ('error' in boot) {
+    await $.ui.log(`notesoup: boot block unavailable: ${boot.error}`, { to: 'debug' })
+    return r
+  }
+  return { ...r, blocks: [...r.blocks, { name: 'notesoup', text: boot.text }] }
+}
+
+// ---- budget ------------------------------------------------------------------
+
+/**
+ * Resolves the budget points, reusing them while the threshold inputs (model,
+ * cap, window, settings, environment) match; context fill alone never
+ * invalidates them. Returns the limits and the measured tokens.
+ */
+async function measure($: EngineInterface): Promise<{ limits?: Limits; tokens?: number }> {
+  const usage = await $.session.usage()
+  const model = await $.session.model()
+  const settings = await $.settings.read()
+  const env: Record<string, string> = {}
+  const put = (k: string, v: string | undefined) => { if (v !== undefined) env[k] = v }
+  put('CLAUDE_AUTOCOMPACT_PCT_OVERRIDE', await $.env.get('CLAUDE_AUTOCOMPACT_PCT_OVERRIDE'))
+  put('CLAUDE_CODE_AUTO_COMPACT_WINDOW', await $.env.get('CLAUDE_CODE_AUTO_COMPACT_WINDOW'))
+  put('DISABLE_AUTO_COMPACT', await $.env.get('DISABLE_AUTO_COMPACT'))
+  put('DISABLE_COMPACT', await $.env.get('DISABLE_COMPACT'))
+  const key = JSON.stringify([model, S.cap, usage.context.window, settings, env])
+  if (key !== S.limitsKey) {
+    const summary = await $.session.usage({ breakdown: 'summary' })
+    const args: Record<string, unknown> = { model, model_window: usage.context.window, settings, env, usage: summary }
+    if (S.cap) args.cap = S.cap
+    const r = await callHelper($, 'limits', await caller($), args)
+    S.limitsKey = key
+    S.limits = r.ok ? (r.result as Limits) : { resolved: false, reason: r.error.message }
+    if (!S.limits.resolved && !S.limitsLogged) {
+      S.limitsLogged = true
+      await $.ui.log(`notesoup: budget point unresolved (${S.limits.reason ?? 'no reason given'}); budget warnings skipped`, { to: 'debug' })
+    }
+  }
+  return { limits: S.limits, tokens: usage.context.tokens }
+}
+
+/**
+ * Checks the measured main context against the points: past the warning
+ * point the warning is made due (once per window); past the hard point a
+ * budget reset is requested. Returns the flow's actions.
+ */
+async function checkBudget($: EngineInterface): Promise<Action[]> {
+  if (S.compactDisabled) return []
+  const { limits, tokens } = await measure($)
+  if (!limits?.resolved || tokens === undefined) return []
+  const acts: Action[] = []
+  if (limits.hard !== undefined && tokens >= limits.hard) {
+    acts.push(...(await flow($, { type: 'budget_hard', auto_reset_off: limits.auto_reset === false })))
+  }
+  if (limits.warning !== undefined && tokens >= limits.warning && limits.warnings_enabled !== false && !S.warningDue) {
+    const st = await flowState($)
+    if (st && !st.warned) {
+      const w = await callHelper($, 'text.warning', await caller($), { reset_tool: TOOL_PREFIX + RESET_TOOL, tokens_left: Math.max(0, (limits.hard ?? tokens) - tokens) })
+      if (w.ok) S.warningDue = String((w.result as { text?: unknown }).text ?? '')
+    }
+  }
+  return acts
+}
+
+// ---- turns -------------------------------------------------------------------
+
+export async function onPromptSubmit($: EngineInterface, e: Parameters<Hooks['prompt.submit']>[1], next: Parameters<Hooks['prompt.submit']>[2]) {
+  if (S.disabled || e.command) return next(e)
+  const mine = e.origin.kind === 'plugin' && (e.origin as { name?: string }).name === $.plugin.name
+  if (!mine) {
+    await flow($, { type: 'input_accepted' })
+    if (S.turnRunning) S.inputInTurn = true
+  }
+  let out = e
+  if (S.warningDue && !mine) {
+    out = { ...e, context: [...(e.context ?? []), S.warningDue] }
+  }
+  const r = await next(out)
+  if (out !== e && !('drop' in r && r.drop !== undefined)) {
+    S.warningDue = undefined
+    await flow($, { type: 'warning_delivered' })
+  }
+  return r
+}
+
+export async function onTurnStart($: EngineInterface, e: Parameters<Hooks['turn.start']>[1], next: Parameters<Hooks['turn.start']>[2]) {
+  if (S.disabled || e.agentId !== undefined) return next(e)
+  const origin: Origin = S.submitted ?? 'natural'
+  S.submitted = undefined
+  S.turnRunning = true
+  S.inputInTurn = false
+  await flow($, { type: 'turn_started', origin })
+  return next(e)
+}
+
+export async function* onTurnStep($: EngineInterface, e: Parameters<Hooks['turn.step']>[1], next: Parameters<Hooks['turn.step']>[2]) {
+  if (S.disabled || e.agentId !== undefined) return yield* next(e)
+  await checkBudget($)
+  const acts = await flow($, { type: 'step' })
+  if (S.inputInTurn) {
+    S.inputInTurn = false
+    await flow($, { type: 'input_delivered' })
+  }
+  if (acts.some((a) => a.kind === 'end_turn')) {
+    // The whole tool batch has finished (this is the next step): end the
+    // turn without a model request and without aborting anything.
+    yield { kind: 'text' as const, index: 0, text: CUTOFF_TEXT }
+    yield { kind: 'stop' as const, stopReason: 'end_turn' as const, usage: null }
+    return { turnId: e.turnId, index: e.index, answer: CUTOFF_TEXT, toolUses: [], stopReason: 'end_turn' as const, usage: null }
+  }
+  return yield* next(e)
+}
+
+export async function onTurnComplete($: EngineInterface, e: Parameters<Hooks['turn.complete']>[1], next: Parameters<Hooks['turn.complete']>[2]) {
+  if (S.disabled || e.agentId !== undefined) return next(e)
+  S.turnRunning = false
+  S.inputInTurn = false
+  const acts = await flow($, { type: completionEvent(e.reason) })
+  if (e.reason === 'answer') acts.push(...(await checkBudget($)))
+  perform($, acts)
+  return next(e)
+}
+
+// ---- the reset worker ------------------------------------------------------------
+
+/**
+ * Performs the flow's actions outside the held hook: the compaction command
+ * and prompts are enqueued, not awaited, so a held turn.complete never waits
+ * on the work it starts (a deadlock the engine refuses).
+ */
+function perform($: EngineInterface, acts: readonly Action[]): void {
+  for (const a of acts) {
+    if (a.kind === 'run_compaction' && a.marker) void runCompaction($, a.marker)
+    else if (a.kind === 'send_continuation') void submit($, CONTINUATION_TEXT, 'continuation')
+    else if (a.kind === 'report_dropped') void $.ui.log(a.message ?? 'notesoup: the continuation prompt was dropped')
+    else if (a.kind === 'refuse' && a.message) void $.ui.log(`notesoup: ${a.message}`)
+  }
+}
+
+/** Runs Claude's compaction command carrying the attempt's marker. */
+async function runCompaction($: EngineInterface, marker: string): Promise<void> {
+  try {
+    await $.command.run({ command: 'compact', args: compactArgs(marker) })
+  } catch (err) {
+    await $.ui.log(`notesoup: the reset could not start (${String(err)}); it is retried after the next turn`, { to: 'debug' })
+    await flow($, { type: 'compaction_failed', marker })
+    return
+  }
+  // Interactive sessions expose the installed boot here; headless ones
+  // commit from session.append (onAppend).
+  const p = S.pending
+  if (!p || p.marker !== marker) return
+  const msgs = await $.session.messages()
+  if (Array.isArray(msgs) && msgs.length > 0) {
+    const first = msgs[0] as { role?: string; text?: string }
+    if (first.role === 'user' && first.text === p.boot) await commit($, p.marker)
+  }
+}
+
+/** Submits one plugin-origin prompt; a dropped or failed submission is reported to the flow. */
+async function submit($: EngineInterface, text: string, origin: Origin): Promise<void> {
+  S.submitted = origin
+  try {
+    const r = await $.prompt.submit({ text })
+    if (r && typeof r === 'object' && 'drop' in r && r.drop !== undefined) throw new Error(String(r.drop))
+  } catch (err) {
+    S.submitted = undefined
+    await $.ui.log(`notesoup: ${origin} prompt not submitted (${String(err)})`, { to: 'debug' })
+    perform($, await flow($, { type: origin === 'closeout' ? 'closeout_failed' : 'continuation_dropped' }))
+  }
+}
+
+/** Confirms a commit with evidence and performs what follows (one continuation at most). */
+async function commit($: EngineInterface, marker: string): Promise<void> {
+  if (!S.pending || S.pending.marker !== marker) return
+  S.pending = undefined
+  perform($, await flow($, { type: 'compaction_committed', marker, evidence: true }))
+}
+
+// ---- compaction ------------------------------------------------------------------
+
+export async function onCompact($: EngineInterface, e: Parameters<Hooks['session.compact']>[1], next: Parameters<Hooks['session.compact']>[2]) {
+  if (S.disabled || e.agentId !== undefined) return next(e)
+  if (e.trigger === 'precompute') return { skip: 'notesoup replaces compaction summaries with clean resets' }
+  if (e.trigger === 'auto') {
+    const acts = await flow($, { type: 'native_compaction' })
+    const boot = acts.find((a) => a.kind === 'install_boot')
+    if (!boot) return next(e)
+    const built = await buildBoot($, boot.window ?? 0, boot.last_word, boot.handoff_text)
+    if ('error' in built) {
+      // Fall back to Claude's own summary; the retained boot is gone.
+      S.retained = undefined
+      await $.ui.log(`notesoup: boot build failed (${built.error}); Claude's summary is used`, { to: 'debug' })
+      return next(e)
+    }
+    S.retained = { window: boot.window ?? 0, text: built.text }
+    return { messages: [{ role: 'user' as const, text: built.text, toolUses: [] }] }
+  }
+  const marker = markerIn(e.instructions)
+  const acts = await flow($, { type: 'compaction_started', ...(marker ? { marker } : {}) })
+  const refused = acts.find((a) => a.kind === 'refuse')
+  if (refused) {
+    await $.ui.log(`notesoup: ${refused.message ?? 'compaction vetoed'}`)
+    return { skip: refused.message ?? 'vetoed by notesoup' }
+  }
+  const boot = acts.find((a) => a.kind === 'install_boot')
+  if (!boot) return next(e)
+  const built = await buildBoot($, boot.window ?? 0, boot.last_word, boot.handoff_text)
+  if ('error' in built) {
+    await flow($, { type: 'compaction_vetoed', marker })
+    return { skip: `notesoup: the reset was cancelled because the boot block could not be built: ${built.error}` }
+  }
+  S.retained = { window: boot.window ?? 0, text: built.text }
+  S.pending = { marker, boot: built.text, window: boot.window ?? 0, boundarySeen: false }
+  return { messages: [{ role: 'user' as const, text: built.text, toolUses: [] }] }
+}
+
+/**
+ * Tracks the main loop's head for history, and the headless commit evidence:
+ * a kept compact boundary followed by our boot row, unchanged.
+ */
+export async function onAppend($: EngineInterface, e: Parameters<Hooks['session.append']>[1], next: Parameters<Hooks['session.append']>[2]) {
+  const r = await next(e)
+  if (S.disabled || e.agentId !== undefined || !r || 'deny' in r) return r
+  S.head = r.uuid
+  const p = S.pending
+  if (p) {
+    const m = r.message as { type?: string; subtype?: string; content?: readonly unknown[] }
+    if (m.type === 'system' && e.door === 'compaction') p.boundarySeen = true
+    else if (p.boundarySeen && m.type === 'user' && blockText(m.content) === p.boot) void commit($, p.marker)
+  }
+  return r
+}
+
+// ---- commands --------------------------------------------------------------------
+
+export async function onCapCommand($: EngineInterface, e: Parameters<Hooks['command.run']>[1], next: Parameters<Hooks['command.run']>[2]) {
+  if (S.disabled) return next(e)
+  const words = (e.args ?? '').trim().split(/\s+/).filter((w) => w !== '')
+  if (words.length === 0 || (words[0] === 'cap' && words.length === 1)) {
+    return { text: S.cap ? `notesoup cap: ${S.cap}` : 'notesoup cap: off (no runtime cap)' }
+  }
+  if (words[0] !== 'cap' || words.length !== 2) {
+    return { text: 'usage: /notesoup cap [tokens|off] (e.g. /notesoup cap 100k)' }
+  }
+  const value = words[1] ?? ''
+  if (value === 'off') {
+    S.cap = ''
+    S.limitsKey = undefined
+    return { text: 'notesoup cap: off' }
+  }
+  const usage = await $.session.usage({ breakdown: 'summary' })
+  const r = await callHelper($, 'limits', await caller($), { model: await $.session.model(), model_window: usage.context.window, settings: await $.settings.read(), usage, cap: value })
+  if (!r.ok) return { text: `notesoup cap refused: ${r.error.message}` }
+  S.cap = value
+  S.limitsKey = undefined
+  const l = r.result as Limits
+  return { text: `notesoup cap: ${value} (warning at ${l.warning ?? '?'} tokens, reset at ${l.hard ?? '?'})` }
+}
+
+export async function onStopCommand($: EngineInterface, e: Parameters<Hooks['command.run']>[1], next: Parameters<Hooks['command.run']>[2]) {
+  if (S.disabled) return next(e)
+  const acts = await flow($, { type: 'manual_stop' })
+  const refused = acts.find((a) => a.kind === 'refuse')
+  if (refused) return { text: `/${String(e.command)} cannot run: ${refused.message ?? 'refused'}` }
+  if (acts.some((a) => a.kind === 'submit_closeout')) {
+    const w = await callHelper($, 'text.warning', await caller($), { reset_tool: TOOL_PREFIX + RESET_TOOL, tokens_left: 0 })
+    if (!w.ok) {
+      await flow($, { type: 'closeout_failed' })
+      return { text: `/${String(e.command)}: the close-out could not load (${w.error.message}); try again` }
+    }
+    void submit($, String((w.result as { text?: unknown }).text ?? ''), 'closeout')
+    return { text: 'notesoup: saving notes, then the window is reset' }
+  }
+  perform($, acts)
+  return { text: 'notesoup: the window is reset when the current turn ends' }
+}
+
+type Hooks = {
+  [K in 'session.start' | 'session.end' | 'classic.SessionStart' | 'prompt.context' | 'prompt.submit' | 'turn.start' | 'turn.step' | 'turn.complete' | 'session.compact' | 'session.append' | 'command.run']: Hook<K>
+}

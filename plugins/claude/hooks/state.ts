@@ -1,0 +1,112 @@
+// The hooks module's in-memory state for the loaded session. The reset
+// flow's own state (request, commit attempt, cutoff, window ordinal) is
+// persisted by the helper (shared/reset); this holds only what the engine
+// tells the module and the helper cannot see: identity bindings, the live
+// head, the runtime cap, the boot a compaction retained.
+
+/** A reset action as reset.event returns it (shared/reset Action + handoff_text). */
+export type Action = {
+  kind: 'nothing' | 'end_turn' | 'run_compaction' | 'install_boot' | 'send_continuation' | 'report_dropped' | 'submit_closeout' | 'refuse'
+  request_id?: number
+  marker?: string
+  pool?: string
+  handoff?: number
+  last_word?: string
+  window?: number
+  message?: string
+  handoff_text?: string
+}
+
+/** The persisted reset state fields the module reads (reset.state). */
+export type FlowState = { window: number; warned?: boolean; request?: { id: number } | null; commit?: { marker: string } | null }
+
+/** The budget points the helper's limits operation resolves. */
+export type Limits = { resolved: boolean; native?: number; hard?: number; warning?: number; auto_reset?: boolean; warnings_enabled?: boolean; reason?: string }
+
+/** A compaction attempt waiting for its commit evidence. */
+export type PendingCommit = { marker: string; boot: string; window: number; boundarySeen: boolean }
+
+/** Who will start the next turn, as far as the module submitted it. */
+export type Origin = 'natural' | 'continuation' | 'closeout'
+
+/** Everything the module remembers; reset by `fresh()` at session start and end. */
+export type ModState = {
+  /** NOTESOUP_DISABLED was set at session.start: every hook passes through. */
+  disabled: boolean
+  /** DISABLE_COMPACT was set: no warnings, no explicit resets. */
+  compactDisabled: boolean
+  /** The session identity the helper's flow is bound to. */
+  session?: string
+  /** classic.SessionStart's transcript_path and the session it names. */
+  transcript?: string
+  transcriptSession?: string
+  /** The main loop's last kept row (session.append result uuid). */
+  head?: string
+  /** The runtime cap as typed (/notesoup cap 100k), "" for none. */
+  cap: string
+  /** Memoized limits and the inputs they were resolved from. */
+  limits?: Limits
+  limitsKey?: string
+  limitsLogged: boolean
+  /** The budget warning waiting for delivery in the current window. */
+  warningDue?: string
+  /** The boot a compaction answer retained, so prompt.context does not repeat it. */
+  retained?: { window: number; text: string }
+  pending?: PendingCommit
+  /** The origin of the prompt the module submitted and whose turn has not started. */
+  submitted?: Origin
+  /** True while a main turn runs. */
+  turnRunning: boolean
+  /** Natural input arrived while a turn ran and is not yet delivered. */
+  inputInTurn: boolean
+}
+
+/** A fresh state. */
+export function fresh(): ModState {
+  return { disabled: false, compactDisabled: false, cap: '', limitsLogged: false, turnRunning: false, inputInTurn: false }
+}
+
+/** The marker a compaction's instructions carry (shared/reset Marker). */
+export const MARKER_RE = /notesoup-reset:\d+:\d+/
+
+/** Returns the marker inside a compaction's instructions, or "" (a user's /compact). */
+export function markerIn(instructions: string | undefined): string {
+  return instructions?.match(MARKER_RE)?.[0] ?? ''
+}
+
+/**
+ * The instructions of our compaction command: the marker first, so the
+ * session.compact hook admits only its own attempt, then a line a person
+ * reading the transcript understands.
+ */
+export function compactArgs(marker: string): string {
+  return `${marker} notesoup: reset this window to the notes boot (no summary)`
+}
+
+/** The one continuation prompt after a committed reset. */
+export const CONTINUATION_TEXT = 'Continue from the notes above: the window was reset as requested.'
+
+/** The synthetic answer that ends the requesting turn without a model request. */
+export const CUTOFF_TEXT = 'notesoup: the context window is being reset now.'
+
+/** Maps a turn's completion reason to the reset flow's event. */
+export function completionEvent(reason: string): 'turn_completed' | 'turn_aborted' | 'turn_failed' | 'turn_refused' {
+  switch (reason) {
+    case 'answer':
+      return 'turn_completed'
+    case 'aborted':
+      return 'turn_aborted'
+    case 'refusal':
+      return 'turn_refused'
+    default:
+      return 'turn_failed'
+  }
+}
+
+/** Extracts the plain text of session.append content blocks. */
+export function blockText(content: readonly unknown[] | undefined): string {
+  if (!content) return ''
+  return content
+    .map((b) => (typeof b === 'object' && b !== null && (b as { type?: unknown }).type === 'text' ? String((b as { text?: unknown }).text ?? '') : ''))
+    .join('')
+}
