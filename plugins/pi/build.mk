@@ -1,0 +1,39 @@
+# plugins/pi/build.mk — the Pi extension's build, tests and end-to-end run.
+# Included by the top-level Makefile (-include plugins/*/build.mk).
+#
+#   make pi-build  the plugin-local binary (plugins/pi/bin/notesoup) and the
+#                  tool definitions generated from Go (plugins/pi/generated/tools.json)
+#   make pi-test   npm ci, typecheck, unit tests (also run by make plugin-test)
+#   make pi-e2e    the real pi (e2e/install.sh) against the scripted model
+#                  server, in an isolated HOME (also run by make e2e)
+
+PI_DIR := plugins/pi
+
+.PHONY: pi-build pi-npm pi-typecheck pi-unit pi-test pi-e2e
+
+pi-build: build
+	mkdir -p $(PI_DIR)/bin
+	cp $(NOTESOUP) $(PI_DIR)/bin/notesoup.tmp && mv $(PI_DIR)/bin/notesoup.tmp $(PI_DIR)/bin/notesoup
+	$(GO) run ./$(PI_DIR)/gen -out $(PI_DIR)/generated/tools.json
+
+# npm ci from the committed lock: pinned typescript, @types/node and Pi
+# itself (for its extension API types).
+pi-npm:
+	cd $(PI_DIR) && npm ci --no-audit --no-fund
+
+pi-typecheck: pi-npm
+	cd $(PI_DIR) && npm run --silent typecheck
+
+# Unit tests are compiled with tsc (Node 20 cannot run TypeScript) and run
+# with node --test; they use the plugin-local binary for the helper calls.
+pi-unit: pi-npm pi-build
+	cd $(PI_DIR) && npm run --silent test
+
+pi-test: pi-typecheck pi-unit
+
+pi-e2e: pi-build
+	e2e/install.sh >/dev/null
+	$(GO) test -tags e2e -count=1 -v ./$(PI_DIR)/e2e/
+
+PLUGIN_TEST_TARGETS += pi-test
+E2E_TARGETS += pi-e2e

@@ -1,0 +1,576 @@
+// Integration maps Pi's extension events onto notesoup's reset flow
+// (shared/reset, stepped through the helper's reset.event) and performs the
+// actions the flow answers. It decides nothing itself: budget points come
+// from the helper's limits, texts from text.warning / boot, and every
+// transition from reset.event. What it adds is Pi plumbing: which Pi event
+// is which flow event, and how an action is done in Pi.
+import { existsSync } from "node:fs";
+import type { Call, Caller } from "./helper.ts";
+import { HelperError } from "./helper.ts";
+
+/** BOOT_TYPE is the customType of the boot message injected at session start. */
+export const BOOT_TYPE = "notesoup-boot";
+/** WARNING_TYPE is the customType of the budget warning message. */
+export const WARNING_TYPE = "notesoup-warning";
+/** CLOSEOUT_TYPE is the customType of the hidden /notesoup empty close-out. */
+export const CLOSEOUT_TYPE = "notesoup-closeout";
+/** RESET_TOOL is the reset tool's name in Pi (no prefix). */
+export const RESET_TOOL = "empty_brain";
+/**
+ * CONTINUATION_PROMPT is the one plugin-origin prompt after a committed
+ * reset. The handoff paragraph and the last word are already in the boot,
+ * so it only hands the turn back to the model.
+ */
+export const CONTINUATION_PROMPT = "Continue from your notes and the handoff above.";
+/**
+ * NONE_KEPT is the firstKeptEntryId of a notesoup compaction: an id that is
+ * never on the path, so Pi keeps nothing from before the reset (pi.md §3.4
+ * step 3) and a later compaction starts right after ours.
+ */
+export const NONE_KEPT = "notesoup-none";
+
+const MARKER_RE = /notesoup-reset:\d+:\d+/;
+
+/** Action is one reset-flow action (shared/reset Action + handoff_text). */
+export interface Action {
+	kind: string;
+	request_id?: number;
+	marker?: string;
+	pool?: string;
+	handoff?: number;
+	last_word?: string;
+	window?: number;
+	message?: string;
+	handoff_text?: string;
+}
+
+/** Limits is the helper's limits answer (the fields used here). */
+export interface Limits {
+	resolved: boolean;
+	native?: number;
+	hard?: number;
+	warning?: number;
+	window?: number;
+	source?: string;
+	reason?: string;
+	auto_reset?: boolean;
+	warnings_enabled?: boolean;
+}
+
+/** The parts of Pi's ExtensionAPI the integration sends through. */
+export interface PiSink {
+	sendMessage(message: { customType: string; content: string; display: boolean; details?: unknown }, options?: { triggerTurn?: boolean; deliverAs?: "steer" | "followUp" | "nextTurn" }): void;
+	sendUserMessage(content: string, options?: { deliverAs?: "steer" | "followUp" }): void;
+}
+
+/** The parts of Pi's ExtensionContext the integration reads. */
+export interface Ctx {
+	cwd: string;
+	hasUI?: boolean;
+	ui?: { notify(message: string, type?: "info" | "warning" | "error"): void };
+	model?: { id?: string; provider?: string; contextWindow?: number } | undefined;
+	sessionManager: {
+		getSessionId(): string;
+		getSessionFile(): string | undefined;
+		getBranch(): any[];
+	};
+	getContextUsage(): { tokens: number | null; contextWindow: number; percent: number | null } | undefined;
+	isIdle(): boolean;
+	abort(): void;
+	compact(options?: { customInstructions?: string; onComplete?: (r: unknown) => void; onError?: (e: Error) => void }): void;
+}
+
+/** Log receives diagnostics (stderr in Pi; never stdout). */
+export type Log = (message: string) => void;
+
+/**
+ * Integration holds the per-runtime plumbing state. The reset flow's state
+ * lives in the helper's store; what is kept here is only what Pi events need
+ * to be told apart (who started the next turn, which tool calls asked to end
+ * the batch, which compaction is ours).
+ */
+export class Integration {
+	private readonly call: Call;
+	private readonly pi: PiSink;
+	private readonly log: Log;
+	/** cap is the runtime cap (/notesoup cap), held for this runtime only. */
+	cap: string | undefined;
+	private limitsMemo: { key: string; value: Limits } | undefined;
+	/** nextOrigin is the origin of the next turn we start ourselves. */
+	private nextOrigin: "continuation" | "closeout" | undefined;
+	/** inputWaiting: natural input accepted while busy, not yet at a model request. */
+	private inputWaiting = false;
+	/** terminated: tool call ids whose result asked Pi to end the batch. */
+	private readonly terminated = new Set<string>();
+	/** selfAbort: we aborted the run for an end_turn action. */
+	private selfAbort = false;
+	/** marker of our compaction attempt in flight (install_boot answered). */
+	private committing: string | undefined;
+	/** continuation requested by a commit, sent once the compaction returns. */
+	private continuationDue = false;
+	/** pending is work Pi does not await (continuations); shutdown waits for it. */
+	private readonly pending = new Set<Promise<unknown>>();
+
+	constructor(call: Call, pi: PiSink, log: Log) {
+		this.call = call;
+		this.pi = pi;
+		this.log = log;
+	}
+
+	/** caller binds the helper to this Pi session, project and transcript. */
+	caller(ctx: Ctx): Caller {
+		const c: Caller = { harness: "pi", cwd: ctx.cwd };
+		const id = ctx.sessionManager.getSessionId();
+		if (id) c.session = id;
+		// Pi writes the file lazily (after the first answer): a path that
+		// does not exist yet would be refused, so it is left out until then.
+		const file = ctx.sessionManager.getSessionFile();
+		if (file && existsSync(file)) c.transcript = file;
+		return c;
+	}
+
+	/** event steps the reset flow with one event and returns its actions. */
+	async event(ctx: Ctx, ev: Record<string, unknown>): Promise<Action[]> {
+		const r = await this.call({ op: "reset.event", caller: this.caller(ctx), args: ev });
+		const acts: Action[] = r?.actions ?? [];
+		for (const a of acts) {
+			if (a.kind === "nothing" && a.message) this.log(`reset ${ev.type}: ${a.message}`);
+		}
+		return acts;
+	}
+
+	// ---------------------------------------------------------------------
+	// Tools
+
+	/** tool answers a shared tool (notes_*, history_*) through its helper op. */
+	async tool(op: string, params: unknown, ctx: Ctx, signal?: AbortSignal): Promise<{ text: string; data: unknown }> {
+		const r = await this.call({ op, caller: this.caller(ctx), args: params ?? {} }, signal);
+		return { text: String(r?.text ?? ""), data: r?.data };
+	}
+
+	/**
+	 * emptyBrain records a reset request. The flow refuses bad arguments
+	 * before recording anything; a refusal is thrown so Pi marks the result
+	 * as an error. An accepted request ends the tool batch (terminate), so
+	 * Pi makes no further model request in this run.
+	 */
+	async emptyBrain(toolCallId: string, params: Record<string, unknown>, ctx: Ctx): Promise<{ text: string; terminate: boolean }> {
+		const ev: Record<string, unknown> = { type: "reset_requested" };
+		ev.terminate = Object.prototype.hasOwnProperty.call(params, "terminate") ? params.terminate : false;
+		if (Object.prototype.hasOwnProperty.call(params, "last_word")) ev.last_word = params.last_word;
+		const acts = await this.event(ctx, ev);
+		const refused = acts.find((a) => a.kind === "refuse");
+		if (refused) throw new HelperError("refused", refused.message ?? "empty_brain refused");
+		this.terminated.add(toolCallId);
+		const msg = acts.find((a) => a.message)?.message ?? "reset requested";
+		return { text: `${msg}.`, terminate: true };
+	}
+
+	/** limits resolves the budget points for the current model and cap. */
+	async limits(ctx: Ctx): Promise<Limits> {
+		const model = ctx.model;
+		const usage = ctx.getContextUsage();
+		const window = model?.contextWindow ?? usage?.contextWindow ?? 0;
+		const key = JSON.stringify([model?.provider, model?.id, window, this.cap ?? ""]);
+		if (this.limitsMemo?.key === key) return this.limitsMemo.value;
+		const args: Record<string, unknown> = {};
+		if (model?.id) args.model = model.id;
+		if (window > 0) args.model_window = window;
+		if (usage) args.usage = { contextWindow: usage.contextWindow };
+		if (this.cap) args.cap = this.cap;
+		const value: Limits = await this.call({ op: "limits", caller: this.caller(ctx), args });
+		this.limitsMemo = { key, value };
+		return value;
+	}
+
+	/** contextReport is get_context_remaining's answer. */
+	async contextReport(ctx: Ctx): Promise<{ text: string; data: unknown }> {
+		const usage = ctx.getContextUsage();
+		const l = await this.limits(ctx);
+		const tokens = usage?.tokens ?? null;
+		const lines: string[] = [];
+		lines.push(tokens === null ? "Context: not measured yet (no model answer since the window started)." : `Context: ${fmt(tokens)} tokens used of a ${fmt(usage!.contextWindow)}-token window.`);
+		if (l.resolved) {
+			lines.push(`Warning point: ${fmt(l.warning!)} tokens. Hard point (automatic reset): ${fmt(l.hard!)} tokens. Source: ${l.source}${this.cap ? `, cap ${this.cap}` : ""}.`);
+			if (tokens !== null) lines.push(`Tokens left before the automatic reset: ${fmt(Math.max(0, l.hard! - tokens))}.`);
+			if (l.auto_reset === false) lines.push("Automatic resets are off (compaction.enabled is false); empty_brain still works.");
+		} else {
+			lines.push(`Budget points unresolved: ${l.reason ?? "unknown reason"}; no warning or automatic reset in this window.`);
+		}
+		return { text: lines.join("\n") + "\n", data: { usage, limits: l, cap: this.cap ?? null } };
+	}
+
+	// ---------------------------------------------------------------------
+	// Boot
+
+	/**
+	 * bootPresent reports whether the current window already holds this
+	 * session's boot: a compaction we answered (its summary is the boot) or
+	 * an injected boot message after the last compaction.
+	 */
+	bootPresent(ctx: Ctx): boolean {
+		const want = `<notesoup-boot window="pi:${ctx.sessionManager.getSessionId()}:`;
+		const branch = ctx.sessionManager.getBranch();
+		for (let i = branch.length - 1; i >= 0; i--) {
+			const e = branch[i];
+			if (e?.type === "compaction") return typeof e.summary === "string" && e.summary.includes(want);
+			if (e?.type === "custom_message" && e.customType === BOOT_TYPE && contentText(e.content).includes(want)) return true;
+		}
+		return false;
+	}
+
+	/** ordinal is the current window's ordinal: the decoder's, else the flow's. */
+	async ordinal(ctx: Ctx): Promise<number> {
+		const c = this.caller(ctx);
+		if (c.transcript) {
+			try {
+				const r = await this.call({ op: "history.state", caller: c, args: { session: `pi:${c.session}` } });
+				if (typeof r?.ordinal === "number") return r.ordinal;
+			} catch (e) {
+				this.log(`history.state: ${errText(e)}; using the reset flow's window`);
+			}
+		}
+		const st = await this.call({ op: "reset.state", caller: c });
+		return typeof st?.window === "number" ? st.window : 0;
+	}
+
+	/** sessionStart injects the boot unless this window already has it. */
+	async sessionStart(ctx: Ctx): Promise<void> {
+		this.limitsMemo = undefined;
+		if (this.bootPresent(ctx)) return;
+		const ordinal = await this.ordinal(ctx);
+		const boot = await this.call({ op: "boot", caller: this.caller(ctx), args: { ordinal } });
+		this.pi.sendMessage({ customType: BOOT_TYPE, content: String(boot.text), display: false, details: { window: `pi:${ctx.sessionManager.getSessionId()}:${ordinal}` } });
+	}
+
+	// ---------------------------------------------------------------------
+	// Turns
+
+	/** input: natural input (not ours) is accepted by Pi. */
+	async input(source: string, ctx: Ctx): Promise<void> {
+		if (source === "extension") return;
+		if (!ctx.isIdle()) this.inputWaiting = true;
+		await this.event(ctx, { type: "input_accepted" });
+	}
+
+	/** agentStart: a run begins (before_agent_start), with its origin. */
+	async agentStart(ctx: Ctx): Promise<void> {
+		const origin = this.nextOrigin ?? "natural";
+		this.nextOrigin = undefined;
+		this.selfAbort = false;
+		this.terminated.clear();
+		await this.event(ctx, { type: "turn_started", origin });
+	}
+
+	/** turnStart: a later model request of the same run (steered input reaches it). */
+	async turnStart(ctx: Ctx): Promise<void> {
+		if (this.inputWaiting) {
+			this.inputWaiting = false;
+			await this.event(ctx, { type: "input_delivered" });
+		}
+	}
+
+	/**
+	 * turnEnd measures the context after a model answer (warning once per
+	 * window, the hard point), then, when Pi would make another model
+	 * request, steps the flow; an end_turn answer aborts the run before that
+	 * request (the tools of the batch have all finished).
+	 */
+	async turnEnd(message: any, toolResults: any[], ctx: Ctx): Promise<void> {
+		if (!message || message.role !== "assistant") return;
+		if (message.stopReason === "error" || message.stopReason === "aborted") return;
+		const hasCalls = Array.isArray(message.content) && message.content.some((c: any) => c?.type === "toolCall");
+		await this.measure(ctx, hasCalls);
+		if (!hasCalls) return;
+		const ended = toolResults.length > 0 && toolResults.every((r) => this.terminated.has(r?.toolCallId));
+		if (ended) return; // Pi ends the run by itself: no next request
+		const acts = await this.event(ctx, { type: "step" });
+		if (acts.some((a) => a.kind === "end_turn")) {
+			this.selfAbort = true;
+			ctx.abort();
+		}
+	}
+
+	/** measure delivers the warning once per window and reports the hard point. */
+	async measure(ctx: Ctx, busy: boolean): Promise<void> {
+		const usage = ctx.getContextUsage();
+		if (!usage || usage.tokens === null) return;
+		let l: Limits;
+		try {
+			l = await this.limits(ctx);
+		} catch (e) {
+			this.log(`limits: ${errText(e)}; budget checks skipped`);
+			return;
+		}
+		if (!l.resolved || l.hard === undefined || l.warning === undefined) return;
+		const tokens = usage.tokens;
+		if (tokens >= l.hard) {
+			await this.event(ctx, { type: "budget_hard", auto_reset_off: l.auto_reset === false });
+			return;
+		}
+		if (tokens < l.warning || l.warnings_enabled === false) return;
+		const st = await this.call({ op: "reset.state", caller: this.caller(ctx) });
+		if (st?.warned) return;
+		const w = await this.call({ op: "text.warning", args: { reset_tool: RESET_TOOL, tokens_left: Math.max(0, l.hard - tokens) } });
+		// Where the model reads it: before the next request of this run, or
+		// with the next prompt when the run is over.
+		this.pi.sendMessage({ customType: WARNING_TYPE, content: String(w.text), display: true }, { deliverAs: busy ? "steer" : "nextTurn" });
+		await this.event(ctx, { type: "warning_delivered" });
+	}
+
+	/**
+	 * agentEnd ends the turn in the flow and, when it says so, runs our
+	 * compaction now (Pi checks its own auto-compaction right after this
+	 * handler, and then finds ours newer). A continuation is sent after the
+	 * handler returns, because Pi's event queue is still busy with this one.
+	 */
+	async agentEnd(messages: any[], ctx: Ctx): Promise<void> {
+		let last: any;
+		for (let i = messages.length - 1; i >= 0; i--) {
+			if (messages[i]?.role === "assistant") {
+				last = messages[i];
+				break;
+			}
+		}
+		let type = "turn_completed";
+		if (last?.stopReason === "aborted" && !this.selfAbort) type = "turn_aborted";
+		else if (last?.stopReason === "error") type = "turn_failed";
+		this.selfAbort = false;
+		this.inputWaiting = false;
+		const acts = await this.event(ctx, { type });
+		await this.perform(acts, ctx);
+	}
+
+	/** perform does the actions the flow answered. */
+	async perform(acts: Action[], ctx: Ctx): Promise<void> {
+		for (const a of acts) {
+			switch (a.kind) {
+				case "run_compaction":
+					await this.compact(a.marker!, ctx);
+					break;
+				case "send_continuation":
+					this.continuationDue = true;
+					break;
+				case "report_dropped":
+					this.notify(ctx, "notesoup: the continuation after the reset was dropped; send a prompt to continue.", "warning");
+					break;
+				case "refuse":
+					this.notify(ctx, `notesoup: ${a.message}`, "warning");
+					break;
+				case "submit_closeout":
+					await this.closeOut(ctx);
+					break;
+			}
+		}
+		if (this.continuationDue) this.sendContinuation(ctx);
+	}
+
+	/** compact runs Pi's compaction with our marker and waits for it. */
+	compact(marker: string, ctx: Ctx): Promise<void> {
+		return new Promise<void>((resolve) => {
+			ctx.compact({
+				customInstructions: marker,
+				onComplete: () => resolve(),
+				onError: (err) => {
+					this.log(`compaction ${marker} failed: ${err.message}`);
+					const committing = this.committing;
+					this.committing = undefined;
+					// A veto we answered ourselves was already reported.
+					const ev = committing === marker ? "compaction_failed" : undefined;
+					const done = ev ? this.event(ctx, { type: ev, marker }).then(() => undefined) : Promise.resolve();
+					done.catch((e) => this.log(`reset ${ev}: ${errText(e)}`)).finally(() => resolve());
+				},
+			});
+		});
+	}
+
+	/**
+	 * beforeCompact answers every compaction of the main conversation: ours
+	 * (marker in the instructions) and Pi's own (threshold, overflow, a
+	 * user's /compact) alike, with the fresh boot and the handoff paragraph
+	 * instead of a summary. undefined lets Pi summarize (only when the boot
+	 * cannot be built for Pi's own compaction); {cancel} vetoes.
+	 */
+	async beforeCompact(ev: { customInstructions?: string; preparation: { tokensBefore: number } }, ctx: Ctx): Promise<any> {
+		const marker = ev.customInstructions?.match(MARKER_RE)?.[0];
+		const acts = await this.event(ctx, marker ? { type: "compaction_started", marker } : { type: "native_compaction" });
+		const refused = acts.find((a) => a.kind === "refuse");
+		if (refused) {
+			this.notify(ctx, `notesoup: compaction refused: ${refused.message}`, "warning");
+			return { cancel: true };
+		}
+		const install = acts.find((a) => a.kind === "install_boot");
+		if (!install) return marker ? { cancel: true } : undefined;
+		let boot: any;
+		try {
+			boot = await this.call({
+				op: "boot",
+				caller: this.caller(ctx),
+				args: { ordinal: install.window ?? 0, sticky: install.last_word || undefined, handoff: install.handoff_text || undefined },
+			});
+		} catch (e) {
+			this.log(`boot for the new window failed: ${errText(e)}`);
+			if (marker) {
+				await this.event(ctx, { type: "compaction_vetoed", marker });
+				return { cancel: true };
+			}
+			return undefined;
+		}
+		if (marker) this.committing = marker;
+		return {
+			compaction: {
+				summary: String(boot.text),
+				firstKeptEntryId: NONE_KEPT,
+				tokensBefore: ev.preparation.tokensBefore,
+				details: { notesoup: { window: `pi:${ctx.sessionManager.getSessionId()}:${install.window ?? 0}`, marker: marker ?? null, pool: install.pool, handoff: install.handoff } },
+			},
+		};
+	}
+
+	/**
+	 * compacted: Pi wrote the compaction entry. Ours commits only when the
+	 * written entry carries our marker and the boot (the evidence).
+	 */
+	async compacted(entry: any, ctx: Ctx): Promise<void> {
+		const marker = this.committing;
+		if (!marker) return;
+		this.committing = undefined;
+		const details = entry?.details?.notesoup;
+		const evidence = details?.marker === marker && typeof entry?.summary === "string" && entry.summary.includes("<notesoup-boot ");
+		const acts = await this.event(ctx, evidence ? { type: "compaction_committed", marker, evidence: true } : { type: "compaction_failed", marker });
+		for (const a of acts) if (a.kind === "send_continuation") this.continuationDue = true;
+	}
+
+	/** sendContinuation sends the one continuation prompt, after Pi's queue moves on. */
+	private sendContinuation(ctx: Ctx): void {
+		this.continuationDue = false;
+		this.nextOrigin = "continuation";
+		this.track(
+			new Promise<void>((resolve) => {
+				setTimeout(() => {
+					try {
+						this.pi.sendUserMessage(CONTINUATION_PROMPT);
+					} catch (e) {
+						this.nextOrigin = undefined;
+						this.event(ctx, { type: "continuation_dropped" })
+							.then((acts) => this.perform(acts, ctx))
+							.catch((err) => this.log(`continuation_dropped: ${errText(err)}`));
+					}
+					resolve();
+				}, 0);
+			}),
+		);
+	}
+
+	/** closeOut submits the hidden close-out (the budget warning) as a turn. */
+	private async closeOut(ctx: Ctx): Promise<void> {
+		try {
+			const w = await this.call({ op: "text.warning", args: { reset_tool: RESET_TOOL, tokens_left: 0 } });
+			this.nextOrigin = "closeout";
+			await this.event(ctx, { type: "turn_started", origin: "closeout" });
+			this.nextOrigin = undefined;
+			this.pi.sendMessage({ customType: CLOSEOUT_TYPE, content: String(w.text), display: false }, { triggerTurn: true });
+		} catch (e) {
+			this.nextOrigin = undefined;
+			this.log(`close-out: ${errText(e)}`);
+			await this.event(ctx, { type: "closeout_failed" });
+		}
+	}
+
+	/** manualStop is /notesoup empty: reset now, no continuation. */
+	async manualStop(ctx: Ctx): Promise<string> {
+		const acts = await this.event(ctx, { type: "manual_stop" });
+		const refused = acts.find((a) => a.kind === "refuse");
+		if (refused) return `notesoup: ${refused.message}`;
+		await this.perform(acts, ctx);
+		if (acts.some((a) => a.kind === "run_compaction")) return "notesoup: window emptied; waiting for your next prompt.";
+		if (acts.some((a) => a.kind === "submit_closeout")) return "notesoup: the model gets one turn to save notes, then the window is emptied (no continuation).";
+		return "notesoup: the window is emptied when the current turn ends (no continuation).";
+	}
+
+	/** status is /notesoup status. */
+	async status(ctx: Ctx, binary: string): Promise<string> {
+		const st = await this.call({ op: "reset.state", caller: this.caller(ctx) });
+		const report = await this.contextReport(ctx);
+		const req = st?.request ? `pending reset (${st.request.origin}${st.request.stop ? ", STOP" : ""}${st.request.terminate ? ", terminate" : ""})` : "no reset pending";
+		return [
+			`notesoup: binary ${binary}`,
+			`Window pi:${ctx.sessionManager.getSessionId()}:${st?.window ?? 0}; ${req}; warning ${st?.warned ? "delivered" : "not delivered"} in this window.`,
+			report.text.trimEnd(),
+		].join("\n");
+	}
+
+	/** setCap is /notesoup cap VALUE|off: checked by the helper before it is kept. */
+	async setCap(value: string, ctx: Ctx): Promise<string> {
+		const v = value.trim().toLowerCase();
+		if (v === "off") {
+			this.cap = undefined;
+			this.limitsMemo = undefined;
+			return "notesoup: cap off; the model's own window applies.";
+		}
+		const prev = this.cap;
+		this.cap = v;
+		this.limitsMemo = undefined;
+		try {
+			const l = await this.limits(ctx);
+			return `notesoup: cap ${v}: warning at ${fmt(l.warning ?? 0)}, automatic reset at ${fmt(l.hard ?? 0)} tokens.`;
+		} catch (e) {
+			this.cap = prev;
+			this.limitsMemo = undefined;
+			return `notesoup: cap ${value.trim()} refused: ${errText(e)}`;
+		}
+	}
+
+	/** settled waits for work Pi does not await (a continuation run). */
+	async settled(ctx: { isIdle(): boolean }): Promise<void> {
+		for (let rounds = 0; rounds < 1000 && this.pending.size > 0; rounds++) {
+			await Promise.allSettled([...this.pending]);
+			await waitIdle(ctx);
+		}
+	}
+
+	/** guard tracks a hook's work so shutdown can wait for it, and returns it. */
+	guard<T>(p: Promise<T>): Promise<T> {
+		this.track(p);
+		return p;
+	}
+
+	private track(p: Promise<unknown>): void {
+		this.pending.add(p);
+		p.then(
+			() => this.pending.delete(p),
+			() => this.pending.delete(p),
+		);
+	}
+
+	notify(ctx: Ctx, message: string, type: "info" | "warning" | "error" = "info"): void {
+		if (ctx.hasUI && ctx.ui) ctx.ui.notify(message, type);
+		else this.log(message);
+	}
+}
+
+/** IDLE_POLL_MS is how often settled() checks whether Pi's run ended. */
+const IDLE_POLL_MS = 20;
+
+async function waitIdle(ctx: { isIdle(): boolean }): Promise<void> {
+	// A continuation's run starts asynchronously after sendUserMessage.
+	await new Promise((r) => setTimeout(r, IDLE_POLL_MS));
+	while (!ctx.isIdle()) await new Promise((r) => setTimeout(r, IDLE_POLL_MS));
+}
+
+/** fmt prints a token count with thousands separators. */
+export function fmt(n: number): string {
+	return Math.round(n).toLocaleString("en-US");
+}
+
+/** contentText flattens a custom message's content to text. */
+export function contentText(content: unknown): string {
+	if (typeof content === "string") return content;
+	if (Array.isArray(content)) return content.map((c: any) => (c?.type === "text" ? String(c.text) : "")).join("");
+	return "";
+}
+
+/** errText is an error's message. */
+export function errText(e: unknown): string {
+	return e instanceof Error ? e.message : String(e);
+}
