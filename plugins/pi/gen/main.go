@@ -67,8 +67,8 @@ func resetTools() []Tool {
 			Destructive: true,
 		},
 		{
-			Name:  ContextToolName,
-			Label: "Context remaining",
+			Name:        ContextToolName,
+			Label:       "Context remaining",
 			Description: "Report the measured size of this context window, the budget warning point and the hard point where the window is reset automatically (with the source they come from), and the tokens left before that reset.",
 			Parameters: map[string]any{
 				"type":                 "object",
