@@ -141,6 +141,16 @@ const (
 	SelectorLatest  = "latest"
 )
 
+// bound returns the caller's current session when s names it, so selecting
+// the current session explicitly keeps the caller's live binding (its path
+// and head) rather than the catalog's offline view.
+func bound(s Session, current *Session) Session {
+	if current != nil && current.Harness == s.Harness && current.ID == s.ID {
+		return *current
+	}
+	return s
+}
+
 // Resolve turns a session selector into a session of the catalog:
 //
 //	"" or "current"       the caller's current session (current != nil)
@@ -185,7 +195,7 @@ func Resolve(cat Catalog, selector string, current *Session) (Session, error) {
 			}
 			return Session{}, fmt.Errorf("session selector %q: no sessions found for %s", selector, where)
 		}
-		return all[0], nil
+		return bound(all[0], current), nil
 	}
 	var exact, prefixed []Session
 	for _, s := range all {
@@ -197,14 +207,14 @@ func Resolve(cat Catalog, selector string, current *Session) (Session, error) {
 		}
 	}
 	if len(exact) == 1 {
-		return exact[0], nil
+		return bound(exact[0], current), nil
 	}
 	cands := append(exact, prefixed...)
 	switch len(cands) {
 	case 0:
 		return Session{}, fmt.Errorf("session selector %q matches no session; list them with `notesoup history sessions`", selector)
 	case 1:
-		return cands[0], nil
+		return bound(cands[0], current), nil
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "session selector %q is ambiguous: %d sessions match; use a longer prefix or harness:id. Candidates:", selector, len(cands))

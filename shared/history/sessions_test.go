@@ -55,6 +55,8 @@ func TestResolve(t *testing.T) {
 		{"pi:bbbb", nil, "pi:bbbb0000", nil},
 		{"aaaa", nil, "", []string{"ambiguous", "claude:aaaa1111", "claude:aaaa2222"}},
 		{"zzz", nil, "", []string{"matches no session"}},
+		{"claude:aaaa1", &Session{Harness: HarnessClaude, ID: "aaaa1111", Title: "bound"}, "claude:aaaa1111 bound", nil},
+		{"claude:latest", &Session{Harness: HarnessClaude, ID: "aaaa1111", Title: "bound"}, "claude:aaaa1111 bound", nil},
 		{"robot:abc", nil, "", []string{"unknown harness"}},
 		{"claude:", nil, "", []string{"missing id"}},
 		{"/home/me/.claude/projects/x/aaaa1111.jsonl", nil, "", []string{"looks like a path"}},
@@ -78,7 +80,11 @@ func TestResolve(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := s.Harness + ":" + s.ID; got != tc.want {
+			got := s.Harness + ":" + s.ID
+			if s.Title == "bound" {
+				got += " bound"
+			}
+			if got != tc.want {
 				t.Errorf("got %s, want %s", got, tc.want)
 			}
 		})

@@ -29,10 +29,18 @@ type Projection struct {
 
 // Project wraps a decoder, a session and options into a Projection.
 func Project(d Decoder, sess Session, opts DecodeOptions) Projection {
+	return ProjectFunc(func(emit EmitFunc) (Summary, error) { return d.Decode(sess, opts, emit) })
+}
+
+// ProjectFunc makes a Projection of any decode that pushes events to an
+// EmitFunc, e.g. a decode streamed from a harness plugin. decode is called
+// once per range over Events and must honour ErrStopped (stop and return it,
+// or any error) when emit returns it.
+func ProjectFunc(decode func(emit EmitFunc) (Summary, error)) Projection {
 	var last Summary
 	seq := func(yield func(Event, error) bool) {
 		stopped := false
-		sum, err := d.Decode(sess, opts, func(ev Event) error {
+		sum, err := decode(func(ev Event) error {
 			if !yield(ev, nil) {
 				stopped = true
 				return ErrStopped
