@@ -9,6 +9,8 @@
 #             The repo's goldens: e2e/record.sh testdata/transcripts
 #   SCENARIO  harness/name, e.g. claude/tools; default: all (see -l).
 #   -l        list the scenarios and exit.
+#   -r OUTDIR only regenerate OUTDIR/<harness>/README.md from the command
+#             logs already there (no recording).
 #
 # Isolation: every scenario runs in a fresh workspace
 # $RECORD_ROOT/<harness>-<scenario>/ (default RECORD_ROOT=/tmp/notesoup-record)
@@ -43,6 +45,8 @@ die() { echo "record.sh: $*" >&2; exit 1; }
 orig_args=("$@")
 
 if [ "${1:-}" = "-l" ]; then printf '%s\n' "${ALL_SCENARIOS[@]}"; exit 0; fi
+readme_only=""
+if [ "${1:-}" = "-r" ]; then readme_only=1; shift; fi
 [ $# -ge 1 ] || die "usage: e2e/record.sh OUTDIR [harness/scenario...]  (-l lists scenarios)"
 mkdir -p "$1"
 out=$(cd "$1" && pwd)
@@ -101,6 +105,9 @@ setup() {
 	git -C "$W/work" init -q
 	cmdlog="$W/logs/commands.txt"
 	: >"$cmdlog"
+	if [ -n "${_RECORD_IN_NETNS:-}" ]; then
+		echo "# network: a loopback-only namespace (unshare -n); nothing but 127.0.0.1 was reachable" >>"$cmdlog"
+	fi
 }
 
 # show ARGS...: print a command on stderr and in the scenario's command log,
@@ -671,8 +678,8 @@ write_readme() {
 		echo "Every CLI command below ran in \`\$W/work\` (a git repo holding \`notes.txt\`), stdin"
 		echo "\`/dev/null\`, under \`env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=\$W/home TMPDIR=\$W/tmp"
 		echo "TZ=UTC LANG=C.UTF-8 SHELL=/bin/bash TERM=dumb NO_COLOR=1\` plus the variables shown."
-		echo "\`\$URL\` is the model server's base URL (a free port on 127.0.0.1). Recording ran in a"
-		echo "loopback-only network namespace (\`unshare -n\`) when the machine allowed it."
+		echo "\`\$URL\` is the model server's base URL (a free port on 127.0.0.1). A \`# network:\` line"
+		echo "marks scenarios recorded inside a loopback-only network namespace (\`unshare -n\`)."
 		local s
 		for s in "$dir"/*/; do
 			s=${s%/}
@@ -703,6 +710,11 @@ pinned() {
 	esac
 }
 
+if [ -n "$readme_only" ]; then
+	for h in claude pi codex; do write_readme "$h"; done
+	echo "record.sh: regenerated the READMEs in $out" >&2
+	exit 0
+fi
 for s in "${selected[@]}"; do
 	echo "== $s" >&2
 	"scenario_${s//\//_}"
