@@ -112,6 +112,7 @@ func (c *metaContent) set(raw []byte) {
 		}
 		var typ, id, name, useID []byte
 		var hasType, textOK bool
+		resultContent := kindAbsent
 		members(el, func(k, v []byte) {
 			switch string(k) {
 			case "type":
@@ -124,6 +125,8 @@ func (c *metaContent) set(raw []byte) {
 				useID = v
 			case "text":
 				textOK = kindOf(v) == kindString
+			case "content":
+				resultContent = kindOf(v)
 			}
 		})
 		t, ok := str(typ)
@@ -148,6 +151,12 @@ func (c *metaContent) set(raw []byte) {
 			u, ok := str(useID)
 			if !ok || u == "" {
 				c.problem = fmt.Sprintf("message.content[%d]: tool_result block needs a non-empty tool_use_id", i)
+				return
+			}
+			switch resultContent {
+			case kindAbsent, kindNull, kindString, kindArray:
+			default:
+				c.problem = fmt.Sprintf("message.content[%d]: tool_result content must be a string or a list of blocks", i)
 				return
 			}
 			c.tools = append(c.tools, toolBlock{id: u})
@@ -279,6 +288,21 @@ func parseMeta(line []byte, rec *metaRecord) error {
 			rec.Content.set(v)
 		case "rendered":
 			rec.Rendered.set(v)
+			elements(v, func(el []byte) {
+				if kindOf(el) != kindObject {
+					rec.bad("rendered entries must be objects")
+					return
+				}
+				members(el, func(ek, ev []byte) {
+					if string(ek) == "content" {
+						switch kindOf(ev) {
+						case kindNull, kindString, kindArray:
+						default:
+							rec.bad("rendered content must be a string or a list of blocks")
+						}
+					}
+				})
+			})
 		case "attachment":
 			rec.Attachment.set(v)
 		}

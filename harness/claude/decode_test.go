@@ -276,6 +276,8 @@ func TestDecodeRefusals(t *testing.T) {
 		{file: "bad_cycle.jsonl", line: 3, msg: "cycle"},
 		{file: "bad_schema.jsonl", line: 2, msg: "tool_use block needs a non-empty id and name"},
 		{file: "bad_message.jsonl", line: 2, msg: "invalid assistant row"},
+		{file: "bad_rendered.jsonl", line: 2, msg: "rendered content must be a string"},
+		{file: "bad_result.jsonl", line: 3, msg: "tool_result content must be a string"},
 		{file: "bad_notype.jsonl", line: 2, msg: "not an object with a string type"},
 		{file: "basic.jsonl", head: "not-written-yet", retry: true, msg: "not on disk yet"},
 		{file: "missing-file.jsonl", msg: "no such file"},
