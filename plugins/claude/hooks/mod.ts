@@ -8,8 +8,8 @@ import type { EngineInterface, Hook } from 'claude-code'
 import { callHelper, type Caller, type HelperReply } from './helper'
 import { RESET_TOOL, TOOL_PREFIX, TOOLS, type ToolHook } from './tools.gen'
 import {
-  blockText, compactArgs, completionEvent, CONTINUATION_TEXT, CUTOFF_TEXT, fresh, markerIn,
-  type Action, type FlowState, type Limits, type ModState, type Origin,
+  blockText, CLOSEOUT_COMMAND, compactArgs, completionEvent, CONTINUE_COMMAND, CUTOFF_TEXT, fresh, markerIn,
+  type Action, type FlowState, type Limits, type ModState, type Origin, type PendingCommit,
 } from './state'
 
 /** The module's state for the loaded session (see state.ts). */
@@ -87,9 +87,9 @@ export async function onSessionStart($: EngineInterface, e: Parameters<Hooks['se
     S.compactDisabled = true
     await $.ui.log('notesoup: DISABLE_COMPACT is set; budget warnings and resets are off', { to: 'debug' })
   }
-  for (const t of TOOLS) {
-    await $.tool.register({ name: t.name, description: t.description, inputSchema: t.inputSchema, isDeferred: false })
-  }
+  // In parallel: each registration reconnects the plugin's MCP endpoint,
+  // and session.start delays the first prompt.
+  await Promise.all(TOOLS.map((t) => $.tool.register({ name: t.name, description: t.description, inputSchema: t.inputSchema, isDeferred: false })))
   await $.command.register({ name: 'notesoup', description: 'notesoup: show or set the runtime context cap (cap 100k | cap off)', argumentHint: 'cap [tokens|off]' })
   await $.command.register({ name: 'empty', description: 'notesoup: save notes, then reset the context window (no continuation)' })
   await $.command.register({ name: 'fresh-window', description: 'notesoup: save notes, then start a fresh context window (no continuation)' })
@@ -291,8 +291,14 @@ export async function onTurnComplete($: EngineInterface, e: Parameters<Hooks['tu
  */
 function perform($: EngineInterface, acts: readonly Action[]): void {
   for (const a of acts) {
-    if (a.kind === 'run_compaction' && a.marker) void runCompaction($, a.marker)
-    else if (a.kind === 'send_continuation') void submit($, CONTINUATION_TEXT, 'continuation')
+    if (a.kind === 'run_compaction' && a.marker) {
+      // Both commands are queued now, in this order, while the session is
+      // still bound (a -p run ends once its queue drains): the compaction,
+      // then the continuation, which onContinueCommand lets through only
+      // after a confirmed commit that permits one.
+      void runCompaction($, a.marker)
+      void submit($, 'continuation')
+    } else if (a.kind === 'send_continuation') S.continuationReady = true
     else if (a.kind === 'report_dropped') void $.ui.log(a.message ?? 'notesoup: the continuation prompt was dropped')
     else if (a.kind === 'refuse' && a.message) void $.ui.log(`notesoup: ${a.message}`)
   }
@@ -310,24 +316,50 @@ async function runCompaction($: EngineInterface, marker: string): Promise<void> 
   // Interactive sessions expose the installed boot here; headless ones
   // commit from session.append (onAppend).
   const p = S.pending
-  if (!p || p.marker !== marker) return
+  if (p && p.marker === marker) await checkMessagesEvidence($, p)
+}
+
+/**
+ * Queues one plugin-origin prompt through the plugin's prompt commands
+ * (commands/continue.md, commands/closeout.md): $.prompt.submit has no
+ * session to submit to under -p, while $.command.run is queued and runs once
+ * the session is idle, interactively and headless alike. A command that
+ * cannot be queued is reported to the flow.
+ */
+async function submit($: EngineInterface, origin: 'continuation' | 'closeout', args?: string): Promise<void> {
+  try {
+    await $.command.run({ command: origin === 'continuation' ? CONTINUE_COMMAND : CLOSEOUT_COMMAND, ...(args ? { args } : {}) })
+  } catch (err) {
+    await $.ui.log(`notesoup: ${origin} prompt not submitted (${String(err)})`, { to: 'debug' })
+    if (origin === 'closeout') perform($, await flow($, { type: 'closeout_failed' }))
+    else if (S.continuationReady) {
+      S.continuationReady = false
+      perform($, await flow($, { type: 'continuation_dropped' }))
+    }
+  }
+}
+
+/**
+ * The queued continuation runs only after a confirmed commit that permits
+ * one (not after STOP, terminate:true, natural input or a failed commit);
+ * otherwise it is answered here and no model request is made.
+ */
+export async function onContinueCommand($: EngineInterface, e: Parameters<Hooks['command.run']>[1], next: Parameters<Hooks['command.run']>[2]) {
+  if (S.disabled) return next(e)
+  const p = S.pending
+  if (!S.continuationReady && p) await checkMessagesEvidence($, p)
+  if (!S.continuationReady) return { text: 'notesoup: no continuation (the reset did not commit, or it ends here)', isTextDisplayOnly: true as const }
+  S.continuationReady = false
+  S.submitted = 'continuation'
+  return next(e)
+}
+
+/** Interactive commit evidence: the installed boot is the first message the session holds. */
+async function checkMessagesEvidence($: EngineInterface, p: PendingCommit): Promise<void> {
   const msgs = await $.session.messages()
   if (Array.isArray(msgs) && msgs.length > 0) {
     const first = msgs[0] as { role?: string; text?: string }
     if (first.role === 'user' && first.text === p.boot) await commit($, p.marker)
-  }
-}
-
-/** Submits one plugin-origin prompt; a dropped or failed submission is reported to the flow. */
-async function submit($: EngineInterface, text: string, origin: Origin): Promise<void> {
-  S.submitted = origin
-  try {
-    const r = await $.prompt.submit({ text })
-    if (r && typeof r === 'object' && 'drop' in r && r.drop !== undefined) throw new Error(String(r.drop))
-  } catch (err) {
-    S.submitted = undefined
-    await $.ui.log(`notesoup: ${origin} prompt not submitted (${String(err)})`, { to: 'debug' })
-    perform($, await flow($, { type: origin === 'closeout' ? 'closeout_failed' : 'continuation_dropped' }))
   }
 }
 
@@ -430,7 +462,8 @@ export async function onStopCommand($: EngineInterface, e: Parameters<Hooks['com
       await flow($, { type: 'closeout_failed' })
       return { text: `/${String(e.command)}: the close-out could not load (${w.error.message}); try again` }
     }
-    void submit($, String((w.result as { text?: unknown }).text ?? ''), 'closeout')
+    S.submitted = 'closeout'
+    void submit($, 'closeout', String((w.result as { text?: unknown }).text ?? ''))
     return { text: 'notesoup: saving notes, then the window is reset' }
   }
   perform($, acts)

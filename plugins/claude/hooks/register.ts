@@ -4,7 +4,7 @@
 import type { Register } from 'claude-code'
 import { onTools } from './toolhooks.gen'
 import {
-  onAppend, onCapCommand, onClassicStart, onCompact, onPromptContext, onPromptSubmit, onSessionEnd, onSessionStart,
+  onAppend, onCapCommand, onContinueCommand, onClassicStart, onCompact, onPromptContext, onPromptSubmit, onSessionEnd, onSessionStart,
   onStopCommand, onTurnComplete, onTurnStart, onTurnStep,
 } from './mod'
 
@@ -24,4 +24,5 @@ export const register: Register = (on) => {
   on('command.run', { command: 'notesoup' }, onCapCommand)
   on('command.run', { command: 'empty' }, onStopCommand)
   on('command.run', { command: 'fresh-window' }, onStopCommand)
+  on('command.run', { command: 'notesoup:continue' }, onContinueCommand)
 }

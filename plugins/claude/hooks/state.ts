@@ -55,6 +55,8 @@ export type ModState = {
   pending?: PendingCommit
   /** The origin of the prompt the module submitted and whose turn has not started. */
   submitted?: Origin
+  /** A confirmed commit permits the one queued continuation. */
+  continuationReady: boolean
   /** True while a main turn runs. */
   turnRunning: boolean
   /** Natural input arrived while a turn ran and is not yet delivered. */
@@ -63,7 +65,7 @@ export type ModState = {
 
 /** A fresh state. */
 export function fresh(): ModState {
-  return { disabled: false, compactDisabled: false, cap: '', limitsLogged: false, turnRunning: false, inputInTurn: false }
+  return { disabled: false, compactDisabled: false, cap: '', limitsLogged: false, continuationReady: false, turnRunning: false, inputInTurn: false }
 }
 
 /** The marker a compaction's instructions carry (shared/reset Marker). */
@@ -83,8 +85,11 @@ export function compactArgs(marker: string): string {
   return `${marker} notesoup: reset this window to the notes boot (no summary)`
 }
 
-/** The one continuation prompt after a committed reset. */
-export const CONTINUATION_TEXT = 'Continue from the notes above: the window was reset as requested.'
+/** The prompt command (commands/continue.md) that sends the one continuation after a committed reset. */
+export const CONTINUE_COMMAND = 'notesoup:continue'
+
+/** The prompt command (commands/closeout.md) that sends /empty's hidden close-out (the budget warning). */
+export const CLOSEOUT_COMMAND = 'notesoup:closeout'
 
 /** The synthetic answer that ends the requesting turn without a model request. */
 export const CUTOFF_TEXT = 'notesoup: the context window is being reset now.'
