@@ -145,14 +145,14 @@ func readMeta(s *source) (*sessionMeta, error) {
 	lr := newLineReader(io.NewSectionReader(s.f, 0, s.limit))
 	line, terminated, err := lr.next()
 	if err == io.EOF {
-		return nil, &RefusalError{Path: s.path, Reason: "the rollout is empty: Codex writes session_meta first; retry once it has"}
+		return nil, &RefusalError{Path: s.path, Reason: "the rollout is empty: Codex writes session_meta first; retry once it has", Retry: true}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("codex history: read %s: %w", s.path, err)
 	}
 	r, perr := parseRecord(line, false)
 	if perr != nil && !terminated {
-		return nil, &RefusalError{Path: s.path, Line: 1, Reason: "the session_meta line is incomplete (a write in progress?); retry"}
+		return nil, &RefusalError{Path: s.path, Line: 1, Reason: "the session_meta line is incomplete (a write in progress?); retry", Retry: true}
 	}
 	if perr != nil {
 		return nil, &RefusalError{Path: s.path, Line: 1, Reason: perr.Error()}
@@ -264,7 +264,7 @@ func (d *decoder) lines(s *source, withText, first bool, fn func(r *record, line
 				return nil // torn final line: a write in progress
 			}
 			if !first {
-				return &RefusalError{Path: s.path, Line: lr.line, Reason: "the file changed while it was being read; retry"}
+				return &RefusalError{Path: s.path, Line: lr.line, Reason: "the file changed while it was being read; retry", Retry: true}
 			}
 			return &RefusalError{Path: s.path, Line: lr.line, Reason: perr.Error()}
 		}
@@ -377,7 +377,7 @@ func (d *decoder) emitAll(chain []*source, emit history.EmitFunc) error {
 			}
 			seq++
 			if seq > d.nseq {
-				return &RefusalError{Path: s.path, Line: line, Reason: "the file changed while it was being read; retry"}
+				return &RefusalError{Path: s.path, Line: line, Reason: "the file changed while it was being read; retry", Retry: true}
 			}
 			ev := history.Event{Seq: seq, Window: w.name(d), Role: r.role, Text: r.text, Time: r.time, Line: line}
 			if s.inherited {
@@ -409,6 +409,10 @@ type RefusalError struct {
 	Path   string // rollout file
 	Line   int    // 1-based line, 0 when the refusal concerns the whole file
 	Reason string // what is wrong and, where there is one, the fix
+	// Retry is true when the refusal is about a write in progress (an
+	// empty file, a torn header, a head not yet on disk, a file rewritten
+	// under the reader): the same call may succeed a moment later.
+	Retry bool
 }
 
 // Error renders "path:line: reason".

@@ -324,6 +324,11 @@ func TestDecodeRefusals(t *testing.T) {
 			if re.Line != tc.line || !strings.Contains(re.Reason, tc.reason) {
 				t.Errorf("refusal = %q (line %d), want line %d containing %q", re.Error(), re.Line, tc.line, tc.reason)
 			}
+			// Only a write in progress is worth retrying.
+			retry := map[string]bool{"refuse_empty.jsonl": true, "refuse_torn_meta.jsonl": true}
+			if re.Retry != retry[tc.file] {
+				t.Errorf("Retry = %v, want %v", re.Retry, retry[tc.file])
+			}
 			if !strings.Contains(err.Error(), ".jsonl") {
 				t.Errorf("error %q does not name the file", err)
 			}

@@ -94,6 +94,11 @@ func (ix *index) refuse(line int, format string, args ...any) error {
 	return &RefusalError{Path: ix.path, Line: line, Reason: fmt.Sprintf(format, args...)}
 }
 
+// refuseRetry is a refusal about a write in progress.
+func (ix *index) refuseRetry(line int, format string, args ...any) error {
+	return &RefusalError{Path: ix.path, Line: line, Reason: fmt.Sprintf(format, args...), Retry: true}
+}
+
 // decode runs both passes over r.
 func decode(r io.ReaderAt, size int64, path string, opts history.DecodeOptions, emit history.EmitFunc) (history.Summary, error) {
 	ix, err := buildIndex(r, size, path)
@@ -139,7 +144,7 @@ func buildIndex(r io.ReaderAt, size int64, path string) (*index, error) {
 	lr := newLineReader(io.NewSectionReader(r, 0, size))
 	first, terminated, err := lr.next()
 	if err == io.EOF || (err == nil && !terminated && len(bytes.TrimSpace(first)) == 0) {
-		return nil, ix.refuse(0, "the file is empty: Pi writes a session file with its header once the first reply exists; retry when it has one")
+		return nil, ix.refuseRetry(0, "the file is empty: Pi writes a session file with its header once the first reply exists; retry when it has one")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("pi history: read %s: %w", path, err)
@@ -147,7 +152,7 @@ func buildIndex(r io.ReaderAt, size int64, path string) (*index, error) {
 	id, version, _, herr := parseHeader(first)
 	if herr != nil {
 		if !terminated {
-			return nil, ix.refuse(1, "the session header is incomplete (a write in progress?); retry")
+			return nil, ix.refuseRetry(1, "the session header is incomplete (a write in progress?); retry")
 		}
 		return nil, ix.refuse(1, "%v", herr)
 	}
@@ -290,7 +295,7 @@ func (ix *index) resolve(headID string) (int32, error) {
 	}
 	if len(ix.nodes) == 0 {
 		if headID != "" {
-			return -1, ix.refuse(0, "head entry %q is not in the file yet (the write may lag); retry", headID)
+			return -1, ix.refuseRetry(0, "head entry %q is not in the file yet (the write may lag); retry", headID)
 		}
 		return -1, nil
 	}
@@ -298,7 +303,7 @@ func (ix *index) resolve(headID string) (int32, error) {
 	if headID != "" {
 		h, ok := ix.ids.get(headID)
 		if !ok {
-			return -1, ix.refuse(0, "head entry %q is not in the file yet (the write may lag); retry", headID)
+			return -1, ix.refuseRetry(0, "head entry %q is not in the file yet (the write may lag); retry", headID)
 		}
 		head = h
 	}
@@ -481,7 +486,7 @@ func (ix *index) emit(r io.ReaderAt, emit history.EmitFunc) error {
 // changed refuses when the second pass does not see what the first indexed:
 // pi rewrites a file in place when it migrates an old version.
 func (ix *index) changed(line int) error {
-	return ix.refuse(line, "the file changed while it was being read (pi rewrites old-version files when it loads them); retry")
+	return ix.refuseRetry(line, "the file changed while it was being read (pi rewrites old-version files when it loads them); retry")
 }
 
 // emitEntry turns one selected entry into its events.

@@ -19,6 +19,10 @@ type RefusalError struct {
 	Path   string // transcript file
 	Line   int    // 1-based line, 0 when the refusal concerns the whole file
 	Reason string // what is wrong and, where there is one, the fix
+	// Retry is true when the refusal is about a write in progress (an
+	// empty file, a torn header, a head not yet on disk, a file rewritten
+	// under the reader): the same call may succeed a moment later.
+	Retry bool
 }
 
 // Error renders "path:line: reason".
