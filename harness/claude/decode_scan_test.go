@@ -11,6 +11,9 @@ var scanSeeds = []string{
 	`{"a":-0.5e+10}`, `{"a":01}`, `{"a":1.}`, `{"a":"\u00e9\ud83d\ude00\ud800x"}`, `{"a":"\x"}`,
 	`{"a":"tab	in"}`, `{"a":1,}`, `{"a" 1}`, `{"a":[1 2]}`, `"\\\\"`, `{"a":"\\\\\""}`, `nul`, `{"a":1}x`,
 	`{"a":"` + "\u2028" + `"}`, `-`, `{"a":-}`, `1e5`, `{"a":"\uZZZZ"}`, `[[[[]]]]`,
+	// Regressions found by fuzzing: invalid UTF-8 in a key, a number no
+	// float64 holds.
+	"{\"\xcf\":\"\"}", `1E1000`,
 }
 
 // FuzzValidate checks the scanner against encoding/json: the same inputs are
