@@ -22,6 +22,10 @@ const (
 	// classicCapacityTokens is the capacity the percent fallback assumes
 	// when no window is known at all.
 	classicCapacityTokens = 200_000
+	// minEnvAutoWindowTokens is the smallest CLAUDE_CODE_AUTO_COMPACT_WINDOW
+	// Claude accepts; a smaller value is read as this (2.1.332: "Set it to a
+	// size of at least 100k").
+	minEnvAutoWindowTokens = 100_000
 )
 
 // Environment variables Claude Code reads for compaction.
@@ -232,6 +236,14 @@ func pctOverride(env map[string]string, notes *[]string) float64 {
 }
 
 // configuredWindow is the smallest configured compaction window, or 0.
+//
+// Smallest-wins is the budget policy's rule, and it is conservative: Claude
+// Code 2.1.332 itself lets CLAUDE_CODE_AUTO_COMPACT_WINDOW take precedence,
+// then modelSettings.<model>.autoCompactWindow, then autoCompactWindow
+// ("auto" meaning its default), each capped at the model window, so the
+// smallest of them is never above the window Claude uses. This fallback only
+// runs when the usage breakdown, which reports Claude's own threshold, is
+// missing.
 func configuredWindow(settings map[string]any, env map[string]string, model string, notes *[]string) (int64, string) {
 	best, from := int64(0), ""
 	consider := func(n int64, name string) {
@@ -240,17 +252,24 @@ func configuredWindow(settings map[string]any, env map[string]string, model stri
 		}
 	}
 	if s := env[envAutoWindow]; s != "" {
-		if n, ok := reset.ParseTokenCount(s); ok {
+		// Claude reads whole tokens or a k/m shorthand ("200k") and treats
+		// a value below its minimum as the minimum.
+		n, err := reset.ParseCap(s)
+		switch {
+		case err != nil || n == 0:
+			*notes = append(*notes, fmt.Sprintf("%s=%q ignored: want tokens such as 200000 or 200k", envAutoWindow, s))
+		case n < minEnvAutoWindowTokens:
+			*notes = append(*notes, fmt.Sprintf("%s=%q is below Claude's minimum; read as %d", envAutoWindow, s, minEnvAutoWindowTokens))
+			consider(minEnvAutoWindowTokens, envAutoWindow)
+		default:
 			consider(n, envAutoWindow)
-		} else {
-			*notes = append(*notes, fmt.Sprintf("%s=%q ignored: want a whole positive number of tokens", envAutoWindow, s))
 		}
 	}
 	if ms, ok := settings["modelSettings"]; ok && model != "" {
 		if msObj, isObj := ms.(map[string]any); !isObj {
 			*notes = append(*notes, "settings.modelSettings ignored: not an object")
 		} else if entry, ok := msObj[model]; ok {
-			if v, ok := reset.Lookup(entry, "autoCompactWindow"); ok {
+			if v, ok := reset.Lookup(entry, "autoCompactWindow"); ok && v != "auto" {
 				if n, ok := reset.PositiveTokens(v); ok {
 					consider(n, "modelSettings."+model+".autoCompactWindow")
 				} else {
@@ -259,7 +278,7 @@ func configuredWindow(settings map[string]any, env map[string]string, model stri
 			}
 		}
 	}
-	if v, ok := settings["autoCompactWindow"]; ok {
+	if v, ok := settings["autoCompactWindow"]; ok && v != "auto" {
 		if n, ok := reset.PositiveTokens(v); ok {
 			consider(n, "autoCompactWindow")
 		} else {
