@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -87,7 +88,7 @@ func (d Decoder) Decode(sess history.Session, opts history.DecodeOptions, emit h
 			return refusalSummary(err), err
 		}
 		seen[hb.ThreadID] = true
-		parent, perr := findRollout(roots, hb.ThreadID)
+		parent, perr := findRolloutNear(filepath.Dir(chain[0].path), roots, hb.ThreadID)
 		if perr != nil {
 			dec.missingParent(chain[0].path, hb, roots)
 			break

@@ -76,6 +76,29 @@ func findRollout(roots []string, threadID string) (string, error) {
 	return "", errNotFound
 }
 
+// findRolloutNear looks in dir first (forks made the same day share their
+// parent's date directory) when dir lies under one of the roots, then in all
+// roots, so a fork's parent is never looked for outside the roots.
+func findRolloutNear(dir string, roots []string, threadID string) (string, error) {
+	if threadID != "" && !strings.ContainsAny(threadID, `/\*?[`) && underAny(dir, roots) {
+		if m, _ := filepath.Glob(filepath.Join(dir, "rollout-*-"+threadID+".jsonl")); len(m) > 0 {
+			return m[0], nil
+		}
+	}
+	return findRollout(roots, threadID)
+}
+
+// underAny reports whether dir is one of the roots or inside one.
+func underAny(dir string, roots []string) bool {
+	for _, r := range roots {
+		rel, err := filepath.Rel(filepath.Clean(r), filepath.Clean(dir))
+		if err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
+}
+
 // walkRollouts calls fn with every rollout-*.jsonl file under root, until fn
 // returns false. A missing root holds nothing; an unreadable subdirectory
 // hides only itself.

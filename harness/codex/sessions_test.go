@@ -124,3 +124,33 @@ func TestFindRollout(t *testing.T) {
 		}
 	}
 }
+
+func TestFindRolloutNear(t *testing.T) {
+	roots := homeRoots("home")
+	day := filepath.Join(testdataDir, "home", "sessions", "2026", "12", "02")
+	outside := t.TempDir()
+	// A decoy with the parent's id outside the roots is never used.
+	decoy := filepath.Join(outside, "rollout-x-"+parentID+".jsonl")
+	if err := os.WriteFile(decoy, []byte("{}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		dir, id string
+		want    string // base name, "" for not found
+	}{
+		{day, parentID, "rollout-2026-12-02T19-41-15-" + parentID + ".jsonl"},
+		{day, grandID, "rollout-2026-12-02T19-45-00-" + grandID + ".jsonl"}, // in archived_sessions
+		{outside, parentID, "rollout-2026-12-02T19-41-15-" + parentID + ".jsonl"},
+		{day, goneID, ""},
+		{day, "*", ""},
+	}
+	for _, tc := range tests {
+		got, err := findRolloutNear(tc.dir, roots, tc.id)
+		if filepath.Base(got) != tc.want && !(tc.want == "" && err != nil) {
+			t.Errorf("findRolloutNear(%s, %s) = %q, %v; want %q", tc.dir, tc.id, got, err, tc.want)
+		}
+		if got != "" && !underAny(filepath.Dir(got), roots) {
+			t.Errorf("found %s outside the roots", got)
+		}
+	}
+}
