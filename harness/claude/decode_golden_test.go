@@ -167,3 +167,55 @@ func scanRaw(t *testing.T, file string) (thinking []string, results map[string]b
 	}
 	return thinking, results, lastText
 }
+
+// TestRecordedListRead pages through every recorded session with
+// history_list and reads every listed address: all fit the budget, paging
+// backwards sees each listable event once, and reads never fail.
+func TestRecordedListRead(t *testing.T) {
+	for _, file := range recorded(t) {
+		t.Run(filepath.Base(filepath.Dir(file))+"/"+filepath.Base(file), func(t *testing.T) {
+			proj := history.Project(Decoder{}, history.Session{Path: file}, history.DecodeOptions{})
+			listable := 0
+			for ev, err := range proj.Events {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if history.Listable(ev) {
+					listable++
+				}
+			}
+			ro := proj.RenderOptions()
+			q := history.ListQuery{Limit: 5}
+			seen := 0
+			for {
+				p, err := history.List(proj.Events, q, ro)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(p.Text) > history.MaxResponseBytes {
+					t.Fatalf("page of %d bytes", len(p.Text))
+				}
+				for _, e := range p.Entries {
+					seen++
+					r, err := history.Read(proj.Events, history.ReadQuery{Seq: e.Seq}, ro)
+					if err != nil {
+						t.Fatalf("read #%d: %v", e.Seq, err)
+					}
+					if len(r.Text) > history.MaxResponseBytes {
+						t.Fatalf("read #%d: %d bytes", e.Seq, len(r.Text))
+					}
+					if e.Kind == history.KindToolResult && e.PairSeq > 0 && r.Seq != e.PairSeq {
+						t.Errorf("result #%d shows #%d, want its call #%d", e.Seq, r.Seq, e.PairSeq)
+					}
+				}
+				if p.Older == 0 {
+					break
+				}
+				q.Before = p.Older
+			}
+			if seen != listable {
+				t.Errorf("paging saw %d entries, %d are listable", seen, listable)
+			}
+		})
+	}
+}
