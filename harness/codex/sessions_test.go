@@ -1,6 +1,7 @@
 package codex
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -151,6 +152,32 @@ func TestFindRolloutNear(t *testing.T) {
 		}
 		if got != "" && !underAny(filepath.Dir(got), roots) {
 			t.Errorf("found %s outside the roots", got)
+		}
+	}
+}
+
+// BenchmarkListSessions lists 500 generated rollouts of about 200 KiB each
+// in date directories (MB/s counts whole files, of which only the head and
+// tail are read).
+func BenchmarkListSessions(b *testing.B) {
+	root := b.TempDir()
+	const n = 500
+	var total int64
+	for i := 0; i < n; i++ {
+		path := filepath.Join(root, "2026", "12", fmt.Sprintf("%02d", i%28+1), fmt.Sprintf("rollout-2026-12-02T10-00-00-t%03d.jsonl", i))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		genRollout(b, path, 200<<10)
+		fi, _ := os.Stat(path)
+		total += fi.Size()
+	}
+	b.SetBytes(total)
+	b.ResetTimer()
+	for b.Loop() {
+		got, err := ListSessions([]string{root})
+		if err != nil || len(got) != n {
+			b.Fatalf("listed %d sessions, %v", len(got), err)
 		}
 	}
 }

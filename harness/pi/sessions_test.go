@@ -1,6 +1,7 @@
 package pi
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -101,6 +102,32 @@ func TestOneLine(t *testing.T) {
 	for _, tc := range tests {
 		if got := OneLine(tc.in, tc.max); got != tc.want {
 			t.Errorf("OneLine(%q, %d) = %q, want %q", tc.in, tc.max, got, tc.want)
+		}
+	}
+}
+
+// BenchmarkListSessions lists 500 generated sessions of about 200 KiB each
+// (reported as sessions/op; MB/s counts whole files, of which only the head
+// and tail are read).
+func BenchmarkListSessions(b *testing.B) {
+	root := b.TempDir()
+	const n = 500
+	var total int64
+	for i := 0; i < n; i++ {
+		path := filepath.Join(root, fmt.Sprintf("--w-p%d--", i%20), fmt.Sprintf("s%03d.jsonl", i))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		genSession(b, path, 200<<10)
+		fi, _ := os.Stat(path)
+		total += fi.Size()
+	}
+	b.SetBytes(total)
+	b.ResetTimer()
+	for b.Loop() {
+		got, err := ListSessions([]string{root})
+		if err != nil || len(got) != n {
+			b.Fatalf("listed %d sessions, %v", len(got), err)
 		}
 	}
 }
