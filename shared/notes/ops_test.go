@@ -95,6 +95,9 @@ func TestSpaceResolution(t *testing.T) {
 			t.Errorf("%s: project dir %q vs base %q", tt.name, sp.ProjectDir(), base.ProjectDir())
 		}
 	}
+	if _, err := (&Store{}).Space(proj); CodeOf(err) != CodeInvalidRequest {
+		t.Errorf("Space without a home: err = %v, want invalid_request", err)
+	}
 	for _, bad := range []string{"", filepath.Join(plain, "missing")} {
 		if _, err := st.Space(bad); CodeOf(err) != CodeInvalidRequest {
 			t.Errorf("Space(%q) err = %v, want invalid_request", bad, err)
