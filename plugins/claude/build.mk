@@ -38,3 +38,10 @@ plugin-claude-test: plugin-claude
 	$(GO) test -count=1 ./$(CLAUDE_MOD)/...
 
 PLUGIN_TEST_TARGETS += plugin-claude-test
+
+# The real claude binary (pinned, e2e/install.sh) with the plugin loaded,
+# against the scripted Anthropic server on 127.0.0.1, isolated HOME.
+e2e-claude-mod: plugin-claude
+	$(GO) test -tags e2e -count=1 ./$(CLAUDE_MOD)/e2e/
+
+E2E_TARGETS += e2e-claude-mod

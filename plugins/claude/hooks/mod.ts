@@ -141,9 +141,15 @@ export async function serveTool($: EngineInterface, e: Parameters<ToolHook>[1], 
   return withWarning($, { result: String((r.result as { text?: unknown }).text ?? '') }, subagent)
 }
 
-/** Attaches a due budget warning to a main-agent tool result. */
+/**
+ * Attaches a due budget warning to a main-agent tool result. The budget is
+ * measured here too: the response that carried this call may be the one
+ * that crossed the warning point.
+ */
 async function withWarning($: EngineInterface, out: { result: string }, subagent: boolean) {
-  if (subagent || !S.warningDue) return out
+  if (subagent) return out
+  if (!S.warningDue) perform($, await checkBudget($))
+  if (!S.warningDue) return out
   const text = S.warningDue
   S.warningDue = undefined
   await flow($, { type: 'warning_delivered' })

@@ -1,0 +1,320 @@
+//go:build e2e
+
+// Package e2e runs the notesoup Claude Code mod inside the real, pinned
+// claude binary (isolated HOME, fake credentials) against the scripted
+// Anthropic server on 127.0.0.1, and asserts on the requests the model
+// server recorded and the transcript Claude Code wrote.
+//
+// Run with: make e2e-claude-mod (builds the plugin first), or
+// go test -tags e2e -count=1 ./plugins/claude/e2e/ after make plugin-claude.
+package e2e
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/notesoup/notesoup/testkit/modelserver"
+)
+
+// runTimeout bounds one claude run: a healthy run takes 10-30 s; a hang
+// (a crashed server is retried for minutes) must fail, not stall CI.
+const runTimeout = 3 * time.Minute
+
+// Markers the assertions look for.
+const (
+	bootOpen       = "<notesoup-boot"
+	summarizerAsk  = "CRITICAL: Respond with TEXT ONLY" // Claude Code's own compaction request
+	noteSecret     = "BUY-OAT-MILK-42"
+	oldPromptText  = "OLD-WINDOW-PROMPT-7"
+	lastWord       = "check the plan first"
+	warningTail    = "tokens left before the automatic reset"
+	cutoffAnswered = "notesoup: the context window is being reset now."
+)
+
+// repoRoot is two levels above this package.
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs("../../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+// pluginDir returns the built plugin, refusing to run against a half-built one.
+func pluginDir(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(repoRoot(t), "plugins", "claude")
+	for _, f := range []string{"bin/notesoup", "hooks/tools.gen.ts", "hooks/toolhooks.gen.ts"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Fatalf("plugin not built (%v); run make plugin-claude", err)
+		}
+	}
+	return dir
+}
+
+// run is one claude -p invocation and what it left behind.
+type run struct {
+	ws       *modelserver.Workspace
+	srv      *modelserver.Server
+	stdout   []map[string]any
+	sessions []string
+}
+
+// bodies returns the model requests' bodies as strings, in order.
+func (r *run) bodies() []string {
+	var out []string
+	for _, q := range r.srv.ModelRequests(modelserver.Anthropic) {
+		out = append(out, string(q.Body))
+	}
+	return out
+}
+
+// transcript returns the main transcript's lines decoded.
+func (r *run) transcript(t *testing.T) []map[string]any {
+	t.Helper()
+	var main string
+	for _, s := range r.sessions {
+		if !strings.Contains(s, "/subagents/") && strings.HasSuffix(s, ".jsonl") {
+			main = s
+		}
+	}
+	if main == "" {
+		t.Fatalf("no main transcript among %v", r.sessions)
+	}
+	return readJSONL(t, main)
+}
+
+func readJSONL(t *testing.T, path string) []map[string]any {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return decodeLines(t, data)
+}
+
+func decodeLines(t *testing.T, data []byte) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 || line[0] != '{' {
+			continue
+		}
+		var m map[string]any
+		if err := json.Unmarshal(line, &m); err != nil {
+			t.Fatalf("bad JSON line %q: %v", line, err)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// startServer plays script on 127.0.0.1.
+func startServer(t *testing.T, script string) *modelserver.Server {
+	t.Helper()
+	sc, err := modelserver.ParseScript([]byte(script), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := modelserver.Start(modelserver.Config{Script: sc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	return srv
+}
+
+// claude runs the real binary once in ws with the plugin loaded.
+func claude(t *testing.T, ws *modelserver.Workspace, srv *modelserver.Server, env []string, args ...string) []map[string]any {
+	t.Helper()
+	bin, err := modelserver.CLIPath(repoRoot(t), modelserver.Claude)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
+	defer cancel()
+	full := append([]string{"--plugin-dir", pluginDir(t), "--output-format", "stream-json", "--verbose",
+		"--dangerously-skip-permissions", "--debug-file", filepath.Join(ws.Dir, "debug.txt")}, args...)
+	cmd, err := ws.Command(ctx, modelserver.Claude, bin, srv.URL(), modelserver.AgentOptions{
+		Env: append([]string{"NOTESOUP_HOME=" + filepath.Join(ws.Dir, "notesoup")}, env...)}, full...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("claude %v: %v\nstderr: %s\nstdout: %s", args, err, stderr.String(), stdout.String())
+	}
+	return decodeLines(t, stdout.Bytes())
+}
+
+// start runs one -p prompt in a fresh workspace.
+func start(t *testing.T, script, prompt string, env ...string) *run {
+	t.Helper()
+	ws, err := modelserver.NewWorkspace(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := startServer(t, script)
+	r := &run{ws: ws, srv: srv}
+	r.stdout = claude(t, ws, srv, env, "-p", prompt)
+	r.sessions, err = ws.SessionFiles(modelserver.Claude)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := srv.Problems(); len(p) > 0 {
+		t.Errorf("the model server saw unscripted requests: %v", p)
+	}
+	if t.Failed() {
+		dumpDebug(t, ws)
+	}
+	return r
+}
+
+// dumpDebug prints the mod's own debug lines, which say why a reset did not happen.
+func dumpDebug(t *testing.T, ws *modelserver.Workspace) {
+	data, _ := os.ReadFile(filepath.Join(ws.Dir, "debug.txt"))
+	for _, l := range strings.Split(string(data), "\n") {
+		if strings.Contains(l, "[notesoup]") || strings.Contains(l, "notesoup@inline") && strings.Contains(l, "fail") {
+			t.Log(l)
+		}
+	}
+}
+
+func count(s, sub string) int { return strings.Count(s, sub) }
+
+// compactBoundaries counts the transcript's compact boundaries (one per commit).
+func compactBoundaries(lines []map[string]any) int {
+	n := 0
+	for _, l := range lines {
+		if l["type"] == "system" && l["subtype"] == "compact_boundary" {
+			n++
+		}
+	}
+	return n
+}
+
+func noteAndReset(resetInput string, after string) string {
+	return `{"name":"reset","turns":[
+ {"text":"Saving a note.","tool_calls":[{"name":"mcp__notesoup__notes_write","input":{"name":"plan.md","content":"# Plan\n` + noteSecret + `\n"}}]},
+ {"text":"Resetting.","tool_calls":[{"name":"mcp__notesoup__empty_brain","input":` + resetInput + `}]}` + after + `]}`
+}
+
+// TestResetThenFreshWindow: after a committed empty_brain the next model
+// request carries the boot block with the note the model wrote, the last
+// word and one handoff paragraph, and none of the old conversation; no
+// summarizer request is made.
+func TestResetThenFreshWindow(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		input string
+	}{
+		{"default terminate", `{"last_word":"` + lastWord + `"}`},
+		{"explicit terminate false", `{"last_word":"` + lastWord + `","terminate":false}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := start(t, noteAndReset(tc.input, `,{"text":"Fresh window, continuing."}`), "Save a note and reset. "+oldPromptText)
+			b := r.bodies()
+			if len(b) != 3 {
+				t.Fatalf("%d model requests, want 3 (note, reset, one fresh-window continuation)", len(b))
+			}
+			fresh := b[2]
+			for _, want := range []string{bootOpen, noteSecret, lastWord, "## Handoff", ":1\\\""} {
+				if !strings.Contains(fresh, want) {
+					t.Errorf("fresh-window request lacks %q", want)
+				}
+			}
+			if n := count(fresh, bootOpen); n != 1 {
+				t.Errorf("fresh-window request holds %d boot blocks, want 1", n)
+			}
+			for _, old := range []string{oldPromptText, "Saving a note.", "Resetting."} {
+				if strings.Contains(fresh, old) {
+					t.Errorf("fresh-window request still holds old conversation text %q", old)
+				}
+			}
+			for i, body := range b {
+				if strings.Contains(body, summarizerAsk) {
+					t.Errorf("request %d is a compaction summarizer request", i+1)
+				}
+			}
+			if n := compactBoundaries(r.transcript(t)); n != 1 {
+				t.Errorf("%d compact boundaries, want 1 commit", n)
+			}
+		})
+	}
+}
+
+// TestTerminateTrue: one commit and no further model request.
+func TestTerminateTrue(t *testing.T) {
+	r := start(t, noteAndReset(`{"last_word":"`+lastWord+`","terminate":true}`, ""), "Save a note and stop. "+oldPromptText)
+	if n := len(r.bodies()); n != 2 {
+		t.Fatalf("%d model requests, want 2 (no continuation after terminate:true)", n)
+	}
+	if n := compactBoundaries(r.transcript(t)); n != 1 {
+		t.Errorf("%d compact boundaries, want 1 commit", n)
+	}
+}
+
+// TestParallelSiblingsFinish: a slow Bash call in the same response as
+// empty_brain still finishes before the turn ends.
+func TestParallelSiblingsFinish(t *testing.T) {
+	script := `{"name":"parallel","turns":[
+ {"text":"Both at once.","tool_calls":[
+   {"id":"toolu_slow","name":"Bash","input":{"command":"sleep 2; echo SLOW-SIBLING-DONE","description":"slow sibling"}},
+   {"id":"toolu_reset","name":"mcp__notesoup__empty_brain","input":{"terminate":true}},
+   {"id":"toolu_fast","name":"mcp__notesoup__notes_list","input":{}}]}
+]}`
+	r := start(t, script, "Do three things. "+oldPromptText)
+	if n := len(r.bodies()); n != 1 {
+		t.Fatalf("%d model requests, want 1 (the batch, then the cutoff without a request)", n)
+	}
+	results := map[string]string{}
+	for _, l := range r.transcript(t) {
+		msg, _ := l["message"].(map[string]any)
+		blocks, _ := msg["content"].([]any)
+		for _, b := range blocks {
+			m, _ := b.(map[string]any)
+			if m["type"] == "tool_result" {
+				c, _ := json.Marshal(m["content"])
+				results[m["tool_use_id"].(string)] = string(c)
+			}
+		}
+	}
+	for _, id := range []string{"toolu_slow", "toolu_reset", "toolu_fast"} {
+		if _, ok := results[id]; !ok {
+			t.Errorf("no tool result for %s; results: %v", id, results)
+		}
+	}
+	if !strings.Contains(results["toolu_slow"], "SLOW-SIBLING-DONE") {
+		t.Errorf("slow sibling did not finish: %s", results["toolu_slow"])
+	}
+}
+
+// TestHistoryFindsOldWindow: after the reset, history_list finds text from
+// before it (the current session's transcript, bound by transcript_path).
+func TestHistoryFindsOldWindow(t *testing.T) {
+	script := noteAndReset(`{"last_word":"`+lastWord+`"}`, `,
+ {"text":"Looking back.","tool_calls":[{"name":"mcp__notesoup__history_list","input":{"query":"`+oldPromptText+`"}}]},
+ {"text":"Found it."}`)
+	r := start(t, script, "Save a note and reset. "+oldPromptText)
+	b := r.bodies()
+	if len(b) != 4 {
+		t.Fatalf("%d model requests, want 4", len(b))
+	}
+	last := b[3]
+	i := strings.LastIndex(last, "tool_result")
+	if i < 0 || !strings.Contains(last[i:], oldPromptText) {
+		t.Errorf("history_list result does not hold the pre-reset prompt %q", oldPromptText)
+	}
+}
