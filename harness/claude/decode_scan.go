@@ -53,6 +53,56 @@ func validate(b []byte) error {
 	return nil
 }
 
+// validateMembers validates b like validate and, when b is an object, calls
+// fn with each top-level member as it goes: one scan does both.
+func validateMembers(b []byte, fn func(key, val []byte)) error {
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return validate(b)
+	}
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		i++
+	} else {
+		for {
+			if i >= len(b) || b[i] != '"' {
+				return &syntaxError{i, "expected object key"}
+			}
+			kEnd, err := validString(b, i)
+			if err != nil {
+				return err
+			}
+			key := b[i+1 : kEnd-1]
+			i = skipSpace(b, kEnd)
+			if i >= len(b) || b[i] != ':' {
+				return &syntaxError{i, "expected colon after object key"}
+			}
+			vStart := skipSpace(b, i+1)
+			vEnd, err := validValue(b, vStart, 1)
+			if err != nil {
+				return err
+			}
+			fn(key, b[vStart:vEnd])
+			i = skipSpace(b, vEnd)
+			if i >= len(b) {
+				return &syntaxError{i, "unexpected end of JSON input"}
+			}
+			if b[i] == '}' {
+				i++
+				break
+			}
+			if b[i] != ',' {
+				return &syntaxError{i, "expected comma or end of object"}
+			}
+			i = skipSpace(b, i+1)
+		}
+	}
+	if i = skipSpace(b, i); i != len(b) {
+		return &syntaxError{i, "invalid character after top-level value"}
+	}
+	return nil
+}
+
 func validValue(b []byte, i, depth int) (int, error) {
 	if i >= len(b) {
 		return i, &syntaxError{i, "unexpected end of JSON input"}
@@ -180,6 +230,14 @@ func validNumber(b []byte, i int) (int, error) {
 	return i, nil
 }
 
+// plainStringByte marks the bytes a string can hold unescaped without ending.
+var plainStringByte = func() (t [256]bool) {
+	for c := 0x20; c < 256; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 func isHex(c byte) bool {
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
 }
@@ -214,7 +272,7 @@ func validString(b []byte, i int) (int, error) {
 		default:
 			// Jump to the next quote, backslash or control character.
 			j := i + 1
-			for j < len(b) && b[j] != '"' && b[j] != '\\' && b[j] >= 0x20 {
+			for j < len(b) && plainStringByte[b[j]] {
 				j++
 			}
 			i = j

@@ -3,6 +3,7 @@ package claude
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"testing"
 )
 
@@ -38,6 +39,17 @@ func checkAgainstStdlib(t *testing.T, b []byte) {
 	got := validate(b) == nil
 	if want := json.Valid(b); got != want {
 		t.Fatalf("validate(%q) = %v, json.Valid = %v", b, got, want)
+	}
+	// validateMembers agrees, and hands out the same members as members.
+	var viaValidate, viaWalk [][2]string
+	if (validateMembers(b, func(k, v []byte) { viaValidate = append(viaValidate, [2]string{string(k), string(v)}) }) == nil) != got {
+		t.Fatalf("validateMembers(%q) disagrees with validate", b)
+	}
+	if got {
+		members(b, func(k, v []byte) { viaWalk = append(viaWalk, [2]string{string(k), string(v)}) })
+		if fmt.Sprint(viaValidate) != fmt.Sprint(viaWalk) {
+			t.Fatalf("members of %q: validateMembers %q, members %q", b, viaValidate, viaWalk)
+		}
 	}
 	if !got {
 		// The walkers must not panic on invalid bytes either.

@@ -209,10 +209,7 @@ func (r *metaRecord) bad(format string, args ...any) {
 // malformed line returns a *syntaxError; a line that is valid JSON but not
 // an object, or has no string type, leaves rec.Type empty.
 func parseMeta(line []byte, rec *metaRecord) error {
-	if err := validate(line); err != nil {
-		return err
-	}
-	members(line, func(k, v []byte) {
+	return validateMembers(line, func(k, v []byte) {
 		var ok bool
 		switch string(k) {
 		case "type":
@@ -307,7 +304,6 @@ func parseMeta(line []byte, rec *metaRecord) error {
 			rec.Attachment.set(v)
 		}
 	})
-	return nil
 }
 
 // schemaProblem returns why a row record is invalid, or "".
@@ -400,10 +396,7 @@ type fullRecord struct {
 // parseFull validates a line again (the file may have changed since the
 // first pass) and reads what the text pass needs.
 func parseFull(line []byte, fr *fullRecord) error {
-	if err := validate(line); err != nil {
-		return err
-	}
-	members(line, func(k, v []byte) {
+	return validateMembers(line, func(k, v []byte) {
 		switch string(k) {
 		case "type":
 			fr.Type, _ = str(v)
@@ -427,7 +420,6 @@ func parseFull(line []byte, fr *fullRecord) error {
 			fr.RenderedRole, _ = str(v)
 		}
 	})
-	return nil
 }
 
 // contentText returns the visible text of a content value (a string or a
