@@ -137,11 +137,19 @@ func Check(root string, mirrors []Mirror) error {
 }
 
 // stale lists files under dir (relative, slash-separated) not in want.
+// Dot files are skipped, as in the canonical folders: a .gitignore or
+// .DS_Store in a copy folder is not a skill and is left alone.
 func stale(dir string, want map[string]bool) ([]string, error) {
 	var out []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
+		}
+		if strings.HasPrefix(d.Name(), ".") && p != dir {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
 		}
 		if d.IsDir() {
 			return nil

@@ -64,6 +64,7 @@ func TestCheck(t *testing.T) {
 			want: []string{"missing plugins/pi/skills/dream/SKILL.md"}},
 		{name: "stale copy", extra: map[string]string{"plugins/claude/playbook/dream.md": "steps\n", "plugins/claude/playbook/old.md": "x"},
 			want: []string{"stale plugins/claude/playbook/old.md"}},
+		{name: "dot files in a copy folder are not copies", extra: map[string]string{"plugins/claude/playbook/dream.md": "steps\n", "plugins/claude/playbook/.gitignore": "x"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
