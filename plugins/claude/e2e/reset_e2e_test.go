@@ -14,6 +14,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -159,8 +160,8 @@ func claude(t *testing.T, ws *modelserver.Workspace, srv *modelserver.Server, en
 	return decodeLines(t, stdout.Bytes())
 }
 
-// start runs one -p prompt in a fresh workspace.
-func start(t *testing.T, script, prompt string, env ...string) *run {
+// start runs one -p prompt (and extra claude args) in a fresh workspace.
+func start(t *testing.T, script, prompt string, args ...string) *run {
 	t.Helper()
 	ws, err := modelserver.NewWorkspace(t.TempDir())
 	if err != nil {
@@ -168,7 +169,7 @@ func start(t *testing.T, script, prompt string, env ...string) *run {
 	}
 	srv := startServer(t, script)
 	r := &run{ws: ws, srv: srv}
-	r.stdout = claude(t, ws, srv, env, "-p", prompt)
+	r.stdout = claude(t, ws, srv, nil, append([]string{"-p", prompt}, args...)...)
 	r.sessions, err = ws.SessionFiles(modelserver.Claude)
 	if err != nil {
 		t.Fatal(err)
@@ -316,5 +317,97 @@ func TestHistoryFindsOldWindow(t *testing.T) {
 	i := strings.LastIndex(last, "tool_result")
 	if i < 0 || !strings.Contains(last[i:], oldPromptText) {
 		t.Errorf("history_list result does not hold the pre-reset prompt %q", oldPromptText)
+	}
+}
+
+// The default model's window is 1,000,000 tokens and Claude Code's own
+// auto-compaction point 967,000; with the default margins notesoup's hard
+// point is 958,808 and its warning point 942,424. These usages sit between.
+const (
+	usagePastWarning = 950000
+	usagePastHard    = 960000
+)
+
+// TestWarningOnce: crossing the warning point gives exactly one warning in
+// the window, on a main-agent tool result.
+func TestWarningOnce(t *testing.T) {
+	u := fmt.Sprintf(`{"input_tokens":%d,"output_tokens":10}`, usagePastWarning)
+	script := `{"name":"warning","turns":[
+ {"text":"Listing.","tool_calls":[{"name":"mcp__notesoup__notes_list","input":{}}],"usage":` + u + `},
+ {"text":"Listing again.","tool_calls":[{"name":"mcp__notesoup__notes_list","input":{}}],"usage":` + u + `},
+ {"text":"Done.","usage":` + u + `}]}`
+	r := start(t, script, "List notes twice. "+oldPromptText)
+	b := r.bodies()
+	if len(b) != 3 {
+		t.Fatalf("%d model requests, want 3", len(b))
+	}
+	if n := count(b[2], warningTail); n != 1 {
+		t.Errorf("the last request holds the budget warning %d times, want exactly 1", n)
+	}
+	if n := count(b[1], warningTail); n != 1 {
+		t.Errorf("the request after the crossing holds the warning %d times, want 1", n)
+	}
+}
+
+// TestHardPointResets: past the hard point the turn ends at its next step
+// and the window is reset to the boot without a summarizer request; a
+// budget reset continues once.
+func TestHardPointResets(t *testing.T) {
+	u := fmt.Sprintf(`{"input_tokens":%d,"output_tokens":10}`, usagePastHard)
+	script := `{"name":"hard","turns":[
+ {"text":"Saving.","tool_calls":[{"name":"mcp__notesoup__notes_write","input":{"name":"plan.md","content":"# Plan\n` + noteSecret + `\n"}}],"usage":` + u + `},
+ {"text":"Fresh window after the budget reset."}]}`
+	r := start(t, script, "Save a note. "+oldPromptText)
+	b := r.bodies()
+	if len(b) != 2 {
+		t.Fatalf("%d model requests, want 2 (the note, then one fresh-window continuation)", len(b))
+	}
+	for _, want := range []string{bootOpen, noteSecret, "## Handoff"} {
+		if !strings.Contains(b[1], want) {
+			t.Errorf("fresh-window request lacks %q", want)
+		}
+	}
+	for _, old := range []string{oldPromptText, "Saving."} {
+		if strings.Contains(b[1], old) {
+			t.Errorf("fresh-window request still holds %q", old)
+		}
+	}
+	for i, body := range b {
+		if strings.Contains(body, summarizerAsk) {
+			t.Errorf("request %d is a compaction summarizer request", i+1)
+		}
+	}
+	if n := compactBoundaries(r.transcript(t)); n != 1 {
+		t.Errorf("%d compact boundaries, want 1", n)
+	}
+}
+
+// TestUserCompactVetoed: a user's /compact is vetoed with a notice; no
+// summarizer request and no boundary.
+func TestUserCompactVetoed(t *testing.T) {
+	const sid = "5e0e3a51-1c1d-4f3e-9a2b-00000000c0de"
+	r := start(t, `{"name":"veto","turns":[{"text":"Hello."}]}`, "Say hello. "+oldPromptText, "--session-id", sid)
+	out := claude(t, r.ws, r.srv, nil, "-p", "/compact keep the greeting", "--resume", sid)
+	for i, body := range r.bodies() {
+		if strings.Contains(body, summarizerAsk) {
+			t.Errorf("request %d is a compaction summarizer request", i+1)
+		}
+	}
+	var notice bool
+	for _, l := range out {
+		if l["subtype"] == "ui_log" && strings.Contains(fmt.Sprint(l["text"]), "/compact is vetoed") {
+			notice = true
+		}
+	}
+	if !notice {
+		t.Errorf("no veto notice on stdout: %v", out)
+	}
+	files, err := r.ws.SessionFiles(modelserver.Claude)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.sessions = files
+	if n := compactBoundaries(r.transcript(t)); n != 0 {
+		t.Errorf("%d compact boundaries after a vetoed /compact, want 0", n)
 	}
 }
