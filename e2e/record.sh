@@ -35,9 +35,9 @@ RECORD_ROOT=${RECORD_ROOT:-/tmp/notesoup-record}
 CLI_TIMEOUT=${CLI_TIMEOUT:-180}
 
 ALL_SCENARIOS=(
-	claude/tools claude/compact claude/autocompact claude/resume claude/fork claude/subagent claude/errors
-	pi/tools pi/compact pi/resume pi/fork pi/branch pi/errors
-	codex/tools codex/compact codex/resume codex/fork codex/mcp codex/errors
+	claude/tools claude/compact claude/autocompact claude/resume claude/fork claude/subagent claude/errors claude/fork-compacted
+	pi/tools pi/compact pi/resume pi/fork pi/branch pi/errors pi/fork-compacted
+	codex/tools codex/compact codex/resume codex/fork codex/mcp codex/errors codex/fork-compacted
 )
 
 die() { echo "record.sh: $*" >&2; exit 1; }
@@ -657,6 +657,73 @@ scenario_codex_errors() {
 	stop_server
 	require "$f" 'select(.type=="event_msg" and .payload.type=="task_complete" and .payload.error != null)' "a task_complete with an error"
 	collect codex errors "$f"
+}
+
+# fork-compacted (all harnesses): a session that went through a compaction,
+# then forked — what a fork copies or references when the parent has a
+# compaction boundary.
+SID_FORKC=0b5e8a61-7c1d-4f3e-9a2b-000000000008
+scenario_claude_fork-compacted() {
+	setup claude fork-compacted
+	start_server claude-fork-compacted.json
+	claude_setup
+	run_cli run1 "${claude_env[@]}" "$CLAUDE" -p 'Read notes.txt and remember what it says' \
+		--session-id "$SID_FORKC" "${claude_flags[@]}"
+	run_cli run2 "${claude_env[@]}" "$CLAUDE" -p '/compact keep the shopping list in mind' \
+		--resume "$SID_FORKC" "${claude_flags[@]}"
+	run_cli run3 "${claude_env[@]}" "$CLAUDE" -p 'What did the note say?' \
+		--resume "$SID_FORKC" --fork-session "${claude_flags[@]}"
+	stop_server
+	local files child
+	files=$(find "$(claude_project)" -maxdepth 1 -name '*.jsonl' | sort)
+	[ "$(echo "$files" | wc -l)" -eq 2 ] || die "fork-compacted: want 2 session files, got: $files"
+	for child in $files; do [ "$(basename "$child")" = "$SID_FORKC.jsonl" ] || break; done
+	require "$child" 'select(.subtype=="compact_boundary")' "a copied compact_boundary in the fork"
+	# shellcheck disable=SC2086
+	collect claude fork-compacted $files
+}
+
+scenario_pi_fork-compacted() {
+	setup pi fork-compacted
+	start_server pi-fork-compacted.json
+	pi_setup
+	echo '{ "compaction": { "enabled": true, "reserveTokens": 2000, "keepRecentTokens": 30 } }' >"$W/home/.pi/agent/settings.json"
+	show_file "$W/home/.pi/agent/settings.json"
+	run_cli run1 "${pi_env[@]}" "$PI" -p "${pi_flags[@]}" 'Read notes.txt and remember it'
+	local f
+	f=$(pi_session)
+	run_cli run2 "${pi_env[@]}" "$PI" -p "${pi_flags[@]}" --session "$f" 'Make it oat milk'
+	require "$f" 'select(.type=="compaction")' "a compaction entry"
+	run_cli run3 "${pi_env[@]}" "$PI" -p "${pi_flags[@]}" --fork "$f" 'What should I buy?'
+	stop_server
+	local files child
+	files=$(pi_sessions)
+	[ "$(echo "$files" | wc -l)" -eq 2 ] || die "fork-compacted: want 2 session files, got: $files"
+	for child in $files; do [ "$child" = "$f" ] || break; done
+	require "$child" 'select(.type=="session" and .parentSession != null)' "a header with parentSession"
+	# shellcheck disable=SC2086
+	collect pi fork-compacted $files
+}
+
+scenario_codex_fork-compacted() {
+	setup codex fork-compacted
+	start_server codex-fork-compacted.json
+	codex_setup
+	# shellcheck disable=SC2046
+	run_cli run1 $(codex_env) "$CODEX" exec --skip-git-repo-check -C "$W/work" -c model_auto_compact_token_limit=50000 'Read notes.txt'
+	local f
+	f=$(codex_session)
+	require "$f" 'select(.type=="compacted")' "a compacted line"
+	# shellcheck disable=SC2046
+	run_cli run2 $(codex_env) "$CODEX" exec --skip-git-repo-check -C "$W/work" fork "$(codex_thread "$f")" 'What did the note say?'
+	stop_server
+	local files child
+	files=$(codex_sessions)
+	[ "$(echo "$files" | wc -l)" -eq 2 ] || die "fork-compacted: want 2 rollouts, got: $files"
+	for child in $files; do [ "$child" = "$f" ] || break; done
+	require "$child" 'select(.type=="session_meta" and .payload.forked_from_id != null)' "a session_meta with forked_from_id"
+	# shellcheck disable=SC2086
+	collect codex fork-compacted $files
 }
 
 # ---------------------------------------------------------------------------
