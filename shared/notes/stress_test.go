@@ -40,6 +40,8 @@ func TestMain(m *testing.M) {
 		os.Exit(stressWorker())
 	case "holdlock":
 		os.Exit(holdLock())
+	case "victim":
+		os.Exit(victim())
 	default:
 		fmt.Fprintln(os.Stderr, "unknown helper", os.Getenv(helperEnv))
 		os.Exit(2)
@@ -130,6 +132,23 @@ func stressWorker() int {
 	return 0
 }
 
+// victim replaces the common notes in a loop until it is killed, so the
+// stress test can kill a writer mid-write (often while it holds the lock).
+func victim() int {
+	sp, err := Open(os.Getenv("NOTES_HOME")).Space(os.Getenv("NOTES_CWD"))
+	if err != nil {
+		fmt.Println("err", err)
+		return 1
+	}
+	for n := 0; ; n++ {
+		body := fmt.Sprintf("# common\nwriter: victim\nn: %d\n%s\n", n, strings.Repeat("v", 2000))
+		if _, err := sp.Write(WriteRequest{Name: fmt.Sprintf("common/c%d.md", n%commonNotes), Content: checksummed(body)}); err != nil {
+			fmt.Println("err", err)
+			return 1
+		}
+	}
+}
+
 // holdLock takes the project scope's lock, says so, and waits to be killed.
 func holdLock() int {
 	sp, err := Open(os.Getenv("NOTES_HOME")).Space(os.Getenv("NOTES_CWD"))
@@ -181,6 +200,16 @@ func TestStressConcurrentProcesses(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// A 17th writer is killed mid-run: whatever it held (the lock, a
+	// temporary file) must not stop the others or tear a note.
+	vict := helperCmd(t, "victim", home, sp.Root())
+	if err := vict.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Until(start.Add(stressDuration / 2)))
+	vict.Process.Signal(syscall.SIGKILL)
+	vict.Wait()
+
 	acked := map[string]bool{}
 	lastOwn := make([]int, stressProcs)
 	var edits, writes int
