@@ -223,3 +223,56 @@ func TestResetThroughPiCompaction(t *testing.T) {
 		})
 	}
 }
+
+// warningPhrase is part of the shared budget warning (shared/reset
+// WarningText).
+const warningPhrase = "tokens left before the automatic reset"
+
+// checkBudget checks a budget run: exactly one warning, delivered with the
+// tool result the model reads next; the hard point ended the run before a
+// fourth request of the old window; the reset installed the window-1 boot
+// with a forced handoff; the continuation request is a clean window.
+func checkBudget(t *testing.T, e *env, bodies []string) {
+	t.Helper()
+	// 160,010 tokens crossed the warning point (159,040).
+	for i, want := range []int{0, 1, 1, 0} {
+		if got := strings.Count(bodies[i], warningPhrase); got != want {
+			t.Errorf("request %d carries the warning %d times, want %d", i+1, got, want)
+		}
+	}
+	if !strings.Contains(bodies[1], "empty_brain") {
+		t.Errorf("warning does not name the reset tool")
+	}
+	// 180,010 tokens crossed the hard point (175,424).
+	es := e.entries(t)
+	sid, _ := es[0]["id"].(string)
+	comps := ofType(es, "compaction")
+	if len(comps) != 1 {
+		t.Fatalf("compaction entries = %d, want 1", len(comps))
+	}
+	summary, _ := comps[0]["summary"].(string)
+	if !strings.Contains(summary, `<notesoup-boot window="pi:`+sid+`:1">`) {
+		t.Errorf("compaction summary is not the window-1 boot:\n%s", summary)
+	}
+	if d, _ := comps[0]["details"].(map[string]any); d == nil || d["notesoup"].(map[string]any)["pool"] != "forced" {
+		t.Errorf("automatic reset used handoff pool %v, want forced", comps[0]["details"])
+	}
+	last := bodies[3]
+	if !strings.Contains(last, "notesoup-boot") || strings.Contains(last, "Work through the backlog") || strings.Contains(last, "Still working.") {
+		t.Errorf("continuation request is not a clean window:\n%.3000s", last)
+	}
+}
+
+func TestBudgetWarningThenHardPoint(t *testing.T) {
+	e := setup(t, "budget.json", nil)
+	stdout, stderr := e.run(t, nil, "-p", "Work through the backlog")
+	t.Logf("pi stdout:\n%s\npi stderr:\n%s", stdout, stderr)
+	if p := e.srv.Problems(); len(p) > 0 {
+		t.Fatalf("model server problems: %v", p)
+	}
+	bodies := e.bodies()
+	if len(bodies) != 4 {
+		t.Fatalf("model requests = %d, want 4 (three before the hard point, one continuation)", len(bodies))
+	}
+	checkBudget(t, e, bodies)
+}

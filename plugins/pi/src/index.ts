@@ -86,9 +86,9 @@ export default function notesoup(pi: ExtensionAPI): void {
 			label: t.label,
 			description: t.description,
 			parameters: t.parameters as any,
-			async execute(toolCallId, params: any, signal, _onUpdate, ctx) {
+			async execute(_toolCallId, params: any, signal, _onUpdate, ctx) {
 				let r: { text: string; data?: unknown; terminate?: boolean };
-				if (t.name === "empty_brain") r = await integ.emptyBrain(toolCallId, params ?? {}, ctx);
+				if (t.name === "empty_brain") r = await integ.emptyBrain(params ?? {}, ctx);
 				else if (t.name === "get_context_remaining") r = await integ.contextReport(ctx);
 				else if (t.helper) r = await integ.tool(t.helper, params, ctx, signal);
 				else throw new HelperError("unknown_tool", `tool ${t.name} has no helper operation; regenerate generated/tools.json`);
@@ -103,8 +103,12 @@ export default function notesoup(pi: ExtensionAPI): void {
 		return { action: "continue" as const };
 	});
 	pi.on("before_agent_start", hook("before_agent_start", (_ev, ctx) => integ.agentStart(ctx)));
-	pi.on("turn_start", hook("turn_start", (_ev, ctx) => integ.turnStart(ctx)));
-	pi.on("turn_end", hook("turn_end", (ev: any, ctx) => integ.turnEnd(ev.message, ev.toolResults ?? [], ctx)));
+	pi.on("context", hook("context", async (_ev, ctx) => {
+		await integ.step(ctx);
+		return undefined;
+	}));
+	pi.on("message_end", (ev: any) => integ.messageEnd(ev.message));
+	pi.on("tool_result", hook("tool_result", (ev: any, ctx) => integ.toolResult(ev.content, ctx)));
 	pi.on("agent_end", hook("agent_end", (ev: any, ctx) => integ.agentEnd(ev.messages ?? [], ctx)));
 	pi.on("session_before_compact", hook("session_before_compact", (ev: any, ctx) => integ.beforeCompact(ev, ctx)));
 	pi.on("session_compact", hook("session_compact", (ev: any, ctx) => integ.compacted(ev.compactionEntry, ctx)));

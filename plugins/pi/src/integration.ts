@@ -23,6 +23,12 @@ export const RESET_TOOL = "empty_brain";
  */
 export const CONTINUATION_PROMPT = "Continue from your notes and the handoff above.";
 /**
+ * CUTOFF_TEXT replaces the aborted answer of a run we ended at a step: the
+ * run ended on purpose, so it is recorded as a finished answer saying so
+ * (print mode would otherwise report "Request was aborted" and exit 1).
+ */
+export const CUTOFF_TEXT = "[notesoup: the turn ended here so the context window can be reset]";
+/**
  * NONE_KEPT is the firstKeptEntryId of a notesoup compaction: an id that is
  * never on the path, so Pi keeps nothing from before the reset (pi.md §3.4
  * step 3) and a later compaction starts right after ours.
@@ -100,8 +106,12 @@ export class Integration {
 	private nextOrigin: "continuation" | "closeout" | undefined;
 	/** inputWaiting: natural input accepted while busy, not yet at a model request. */
 	private inputWaiting = false;
-	/** terminated: tool call ids whose result asked Pi to end the batch. */
-	private readonly terminated = new Set<string>();
+	/** requestsInRun counts the model requests of the current run. */
+	private requestsInRun = 0;
+	/** lastMeasured is the context size measured last (each is checked once). */
+	private lastMeasured: number | undefined;
+	/** measuring serializes measurements. */
+	private measuring: Promise<unknown> = Promise.resolve();
 	/** selfAbort: we aborted the run for an end_turn action. */
 	private selfAbort = false;
 	/** marker of our compaction attempt in flight (install_boot answered). */
@@ -154,14 +164,13 @@ export class Integration {
 	 * as an error. An accepted request ends the tool batch (terminate), so
 	 * Pi makes no further model request in this run.
 	 */
-	async emptyBrain(toolCallId: string, params: Record<string, unknown>, ctx: Ctx): Promise<{ text: string; terminate: boolean }> {
+	async emptyBrain(params: Record<string, unknown>, ctx: Ctx): Promise<{ text: string; terminate: boolean }> {
 		const ev: Record<string, unknown> = { type: "reset_requested" };
 		ev.terminate = Object.prototype.hasOwnProperty.call(params, "terminate") ? params.terminate : false;
 		if (Object.prototype.hasOwnProperty.call(params, "last_word")) ev.last_word = params.last_word;
 		const acts = await this.event(ctx, ev);
 		const refused = acts.find((a) => a.kind === "refuse");
 		if (refused) throw new HelperError("refused", refused.message ?? "empty_brain refused");
-		this.terminated.add(toolCallId);
 		const msg = acts.find((a) => a.message)?.message ?? "reset requested";
 		return { text: `${msg}.`, terminate: true };
 	}
@@ -258,32 +267,24 @@ export class Integration {
 		const origin = this.nextOrigin ?? "natural";
 		this.nextOrigin = undefined;
 		this.selfAbort = false;
-		this.terminated.clear();
+		this.requestsInRun = 0;
 		await this.event(ctx, { type: "turn_started", origin });
 	}
 
-	/** turnStart: a later model request of the same run (steered input reaches it). */
-	async turnStart(ctx: Ctx): Promise<void> {
+	/**
+	 * step runs before every model request of a run (Pi's context event,
+	 * which Pi awaits before sending). The first request of a run is the
+	 * turn's start; every later one is a step of the flow. Natural input
+	 * steered into the run reaches the model with this request. An end_turn
+	 * answer aborts the run before the request is sent (the tools of the
+	 * batch have all finished by then).
+	 */
+	async step(ctx: Ctx): Promise<void> {
 		if (this.inputWaiting) {
 			this.inputWaiting = false;
 			await this.event(ctx, { type: "input_delivered" });
 		}
-	}
-
-	/**
-	 * turnEnd measures the context after a model answer (warning once per
-	 * window, the hard point), then, when Pi would make another model
-	 * request, steps the flow; an end_turn answer aborts the run before that
-	 * request (the tools of the batch have all finished).
-	 */
-	async turnEnd(message: any, toolResults: any[], ctx: Ctx): Promise<void> {
-		if (!message || message.role !== "assistant") return;
-		if (message.stopReason === "error" || message.stopReason === "aborted") return;
-		const hasCalls = Array.isArray(message.content) && message.content.some((c: any) => c?.type === "toolCall");
-		await this.measure(ctx, hasCalls);
-		if (!hasCalls) return;
-		const ended = toolResults.length > 0 && toolResults.every((r) => this.terminated.has(r?.toolCallId));
-		if (ended) return; // Pi ends the run by itself: no next request
+		if (this.requestsInRun++ === 0) return;
 		const acts = await this.event(ctx, { type: "step" });
 		if (acts.some((a) => a.kind === "end_turn")) {
 			this.selfAbort = true;
@@ -291,31 +292,66 @@ export class Integration {
 		}
 	}
 
-	/** measure delivers the warning once per window and reports the hard point. */
-	async measure(ctx: Ctx, busy: boolean): Promise<void> {
+	/**
+	 * messageEnd rewrites the aborted answer of a run we ended ourselves
+	 * into a finished one (see CUTOFF_TEXT); any other message is kept.
+	 */
+	messageEnd(message: any): { message: any } | undefined {
+		if (!this.selfAbort || message?.role !== "assistant" || message.stopReason !== "aborted") return undefined;
+		const { errorMessage: _dropped, ...rest } = message;
+		return { message: { ...rest, stopReason: "stop", content: [{ type: "text", text: CUTOFF_TEXT }] } };
+	}
+
+	/**
+	 * toolResult measures the context after the answer that called the tool
+	 * and, once per window, appends the budget warning to the tool's result:
+	 * the model reads it with the next request of this run.
+	 */
+	async toolResult(content: unknown[], ctx: Ctx): Promise<{ content: unknown[] } | undefined> {
+		const warning = await this.measure(ctx);
+		if (!warning) return undefined;
+		return { content: [...(Array.isArray(content) ? content : []), { type: "text", text: `\n\n${warning}` }] };
+	}
+
+	/**
+	 * measure compares the measured context with the budget points (each
+	 * measurement once): past the hard point the flow gets budget_hard; past
+	 * the warning point, once per window, the warning text is returned for
+	 * the caller to deliver (and the flow is told it was). Serialized, so
+	 * parallel tool results cannot deliver two warnings.
+	 */
+	measure(ctx: Ctx): Promise<string | undefined> {
+		const run = this.measuring.then(() => this.measureNow(ctx));
+		this.measuring = run.then(
+			() => undefined,
+			() => undefined,
+		);
+		return run;
+	}
+
+	private async measureNow(ctx: Ctx): Promise<string | undefined> {
 		const usage = ctx.getContextUsage();
-		if (!usage || usage.tokens === null) return;
+		if (!usage || usage.tokens === null || usage.tokens === this.lastMeasured) return undefined;
+		this.lastMeasured = usage.tokens;
 		let l: Limits;
 		try {
 			l = await this.limits(ctx);
 		} catch (e) {
 			this.log(`limits: ${errText(e)}; budget checks skipped`);
-			return;
+			return undefined;
 		}
-		if (!l.resolved || l.hard === undefined || l.warning === undefined) return;
+		if (!l.resolved || l.hard === undefined || l.warning === undefined) return undefined;
 		const tokens = usage.tokens;
 		if (tokens >= l.hard) {
 			await this.event(ctx, { type: "budget_hard", auto_reset_off: l.auto_reset === false });
-			return;
+			return undefined;
 		}
-		if (tokens < l.warning || l.warnings_enabled === false) return;
+		if (tokens < l.warning || l.warnings_enabled === false) return undefined;
 		const st = await this.call({ op: "reset.state", caller: this.caller(ctx) });
-		if (st?.warned) return;
+		if (st?.warned) return undefined;
 		const w = await this.call({ op: "text.warning", args: { reset_tool: RESET_TOOL, tokens_left: Math.max(0, l.hard - tokens) } });
-		// Where the model reads it: before the next request of this run, or
-		// with the next prompt when the run is over.
-		this.pi.sendMessage({ customType: WARNING_TYPE, content: String(w.text), display: true }, { deliverAs: busy ? "steer" : "nextTurn" });
 		await this.event(ctx, { type: "warning_delivered" });
+		return String(w.text);
 	}
 
 	/**
@@ -332,8 +368,13 @@ export class Integration {
 				break;
 			}
 		}
+		// A final answer without tool calls is measured here: its warning
+		// goes with the next prompt, its hard point resets after this turn.
+		const warning = await this.measure(ctx);
+		if (warning) this.pi.sendMessage({ customType: WARNING_TYPE, content: warning, display: true }, { deliverAs: "nextTurn" });
 		let type = "turn_completed";
-		if (last?.stopReason === "aborted" && !this.selfAbort) type = "turn_aborted";
+		if (this.selfAbort) type = "turn_completed";
+		else if (last?.stopReason === "aborted") type = "turn_aborted";
 		else if (last?.stopReason === "error") type = "turn_failed";
 		this.selfAbort = false;
 		this.inputWaiting = false;
@@ -466,9 +507,10 @@ export class Integration {
 	private async closeOut(ctx: Ctx): Promise<void> {
 		try {
 			const w = await this.call({ op: "text.warning", args: { reset_tool: RESET_TOOL, tokens_left: 0 } });
-			this.nextOrigin = "closeout";
+			// sendMessage(triggerTurn) starts the run without a prompt, so
+			// without before_agent_start: the turn is started here.
 			await this.event(ctx, { type: "turn_started", origin: "closeout" });
-			this.nextOrigin = undefined;
+			this.requestsInRun = 0;
 			this.pi.sendMessage({ customType: CLOSEOUT_TYPE, content: String(w.text), display: false }, { triggerTurn: true });
 		} catch (e) {
 			this.nextOrigin = undefined;
