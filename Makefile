@@ -51,6 +51,7 @@ PLUGIN_TEST_TARGETS :=
 E2E_TARGETS :=
 -include plugins/*/build.mk
 -include e2e/build.mk
+-include bench/build.mk
 
 # plugin-test: typecheck, validate and unit-test every plugin.
 plugin-test: $(PLUGIN_TEST_TARGETS)
