@@ -1,0 +1,21 @@
+# e2e/build.mk — the pinned harness CLIs and the real-CLI runs of the model
+# server itself. Included by the top-level Makefile.
+
+.PHONY: tools record e2e-modelserver
+
+# tools: install the pinned Claude Code, Pi and Codex CLIs into .tools/npm.
+tools:
+	e2e/install.sh
+
+# record: re-record the real transcripts and rebuild samples/. Re-recording
+# changes ids, times and file names, so goldens must be reviewed after it.
+record: tools
+	e2e/record.sh testdata/transcripts
+	e2e/samples.sh
+
+# e2e-modelserver: each real CLI completes a scripted turn against the
+# scripted server (protocol coverage for the recordings).
+e2e-modelserver: tools
+	$(GO) test -tags e2e -count=1 ./testkit/modelserver/
+
+E2E_TARGETS += e2e-modelserver
