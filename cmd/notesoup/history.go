@@ -94,7 +94,7 @@ var sessionsFor = func(harness string, roots historyRoots) ([]history.Session, e
 
 const historyUsage = `Usage:
   notesoup history sessions [--harness h] [--cwd dir] [--query text] [--limit n] [--json]
-  notesoup history list [--session sel] [--query text] [--role r]... [--window id] [--after seq | --before seq] [--limit n] [--json]
+  notesoup history list [--session sel] [--query text] [--role r]... [--window id] [--after seq | --before seq | --oldest] [--limit n] [--json]
   notesoup history read [--session sel] --seq n [--offset n] [--json]
   notesoup history state [--session sel] [--json]
 
@@ -217,6 +217,7 @@ func historyList(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&roles, "role", "only this role: user, assistant, system, tool (repeatable or comma-separated)")
 	fs.StringVar(&q.Window, "window", "", "only this window or segment id")
 	fs.Int64Var(&q.After, "after", 0, "page forwards: entries after this seq")
+	fs.BoolVar(&q.Oldest, "oldest", false, "page forwards from the beginning")
 	fs.Int64Var(&q.Before, "before", 0, "page backwards: entries before this seq")
 	fs.IntVar(&q.Limit, "limit", 0, fmt.Sprintf("entries per page (default %d, at most %d)", history.DefaultListLimit, history.MaxListLimit))
 	asJSON := fs.Bool("json", false, "print JSON")
@@ -272,6 +273,9 @@ func histListCommand(sess string, q history.ListQuery) string {
 	}
 	if q.After > 0 {
 		parts = append(parts, fmt.Sprintf("--after %d", q.After))
+	}
+	if q.Oldest {
+		parts = append(parts, "--oldest")
 	}
 	if q.Before > 0 {
 		parts = append(parts, fmt.Sprintf("--before %d", q.Before))

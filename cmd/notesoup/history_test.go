@@ -52,6 +52,7 @@ func TestHistoryCLI(t *testing.T) {
 		{"list query", []string{"history", "list", "--query", "hello"}, 0, []string{"#2 claude:" + cliSID + ":0 user", "1 entries matching \"hello\""}, ""},
 		{"list roles skip empty envelopes", []string{"history", "list", "--session", "claude:1111", "--role", "assistant"}, 0, []string{"#4 ", "#10 "}, ""},
 		{"list pages with a CLI footer", []string{"history", "list", "--limit", "2", "--after", "1"}, 0, []string{"newer entries: notesoup history list --session claude:" + cliSID + " --after 4 --limit 2"}, ""},
+		{"list from the beginning", []string{"history", "list", "--oldest", "--limit", "1"}, 0, []string{"#1 claude:", "--after 1 --limit 1"}, ""},
 		{"read a result shows its call", []string{"history", "read", "--seq", "8"}, 0, []string{"#8 is the result of call #6", "a.txt"}, ""},
 		{"read empty envelope", []string{"history", "read", "--seq", "3"}, 0, []string{"no visible text"}, ""},
 		{"state", []string{"history", "state"}, 0, []string{"claude:" + cliSID + ":0 ordinal 0"}, ""},

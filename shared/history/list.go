@@ -26,8 +26,10 @@ type ListQuery struct {
 	// After pages forwards: entries with seq > After, oldest first.
 	After int64 `json:"after,omitempty"`
 	// Before pages backwards: the newest entries with seq < Before. With
-	// neither After nor Before the newest page is returned.
+	// neither After nor Before (nor Oldest) the newest page is returned.
 	Before int64 `json:"before,omitempty"`
+	// Oldest pages forwards from the beginning (as After would from seq 0).
+	Oldest bool `json:"oldest,omitempty"`
 	// Limit bounds the entries of the page (DefaultListLimit when 0).
 	Limit int `json:"limit,omitempty"`
 }
@@ -52,8 +54,11 @@ type Page struct {
 	// nothing older matches.
 	Older int64 `json:"older,omitempty"`
 	// Newer is the cursor for the next page (pass as After), 0 when nothing
-	// newer matches.
+	// newer matches or when NewerFromStart says to page with Oldest.
 	Newer int64 `json:"newer,omitempty"`
+	// NewerFromStart is set when newer entries exist but start before any
+	// seq cursor can name (a page before seq 1): page with Oldest.
+	NewerFromStart bool `json:"newer_from_start,omitempty"`
 	// Notice is the caller's notice as printed (may be empty).
 	Notice string `json:"notice,omitempty"`
 	// Text is the complete rendered response, at most MaxResponseBytes.
@@ -66,8 +71,11 @@ func (q ListQuery) Validate() error {
 	if q.After < 0 || q.Before < 0 {
 		return fmt.Errorf("history_list: after and before are seq cursors (positive integers), got after=%d before=%d", q.After, q.Before)
 	}
-	if q.After > 0 && q.Before > 0 {
-		return fmt.Errorf("history_list: give either after (page forwards) or before (page backwards), not both")
+	if (q.After > 0 || q.Oldest) && q.Before > 0 {
+		return fmt.Errorf("history_list: give either after/oldest (page forwards) or before (page backwards), not both")
+	}
+	if q.After > 0 && q.Oldest {
+		return fmt.Errorf("history_list: oldest starts at the beginning; it cannot be combined with after")
 	}
 	if q.Limit < 0 || q.Limit > MaxListLimit {
 		return fmt.Errorf("history_list: limit must be between 1 and %d, got %d", MaxListLimit, q.Limit)
@@ -192,6 +200,9 @@ func defaultListHint(q ListQuery) string {
 	if q.After > 0 {
 		parts = append(parts, "after="+strconv.FormatInt(q.After, 10))
 	}
+	if q.Oldest {
+		parts = append(parts, "oldest=true")
+	}
 	if q.Before > 0 {
 		parts = append(parts, "before="+strconv.FormatInt(q.Before, 10))
 	}
@@ -204,24 +215,24 @@ func defaultListHint(q ListQuery) string {
 // footerBound is the most bytes the list footer can take: both cursors at
 // their widest. Reserving it before choosing entries means the footer
 // always fits without clipping anything afterwards.
-func (o RenderOptions) listFooter(q ListQuery, older, newer int64) string {
+func (o RenderOptions) listFooter(q ListQuery, older, newer int64, fromStart bool) string {
 	hint := o.ListHint
 	if hint == nil {
 		hint = defaultListHint
 	}
-	if older == 0 && newer == 0 {
+	if older == 0 && newer == 0 && !fromStart {
 		return ""
 	}
 	var b strings.Builder
 	b.WriteString("--\n")
 	if older > 0 {
 		n := q
-		n.After, n.Before = 0, older
+		n.After, n.Before, n.Oldest = 0, older, false
 		fmt.Fprintf(&b, "older entries: %s\n", hint(n))
 	}
-	if newer > 0 {
+	if newer > 0 || fromStart {
 		n := q
-		n.Before, n.After = 0, newer
+		n.Before, n.After, n.Oldest = 0, newer, fromStart
 		fmt.Fprintf(&b, "newer entries: %s\n", hint(n))
 	}
 	return b.String()
@@ -254,7 +265,7 @@ func List(events iter.Seq2[Event, error], q ListQuery, o RenderOptions) (Page, e
 	// Budget for entry lines: everything minus notice, header and footer at
 	// their largest.
 	budget := MaxResponseBytes - o.noticeReserve() - len(listHeader(q, MaxListLimit)) -
-		len(o.listFooter(q, maxSeq, maxSeq))
+		len(o.listFooter(q, maxSeq, maxSeq, false))
 	if budget <= 0 {
 		return Page{}, fmt.Errorf("history_list: the query is too long to render a page within %d bytes", MaxResponseBytes)
 	}
@@ -265,8 +276,9 @@ func List(events iter.Seq2[Event, error], q ListQuery, o RenderOptions) (Page, e
 		older      int64 // seq of the oldest match not on the page but before it
 		sawOlder   bool
 		newer      int64
-		forward    = q.Before == 0 && q.After > 0
-		newest     = q.Before == 0 && q.After == 0
+		fromStart  bool
+		forward    = q.Before == 0 && (q.After > 0 || q.Oldest)
+		newest     = q.Before == 0 && q.After == 0 && !q.Oldest
 		pageClosed bool // forward: page is full, looking for one more match
 	)
 	for ev, err := range events {
@@ -302,11 +314,13 @@ func List(events iter.Seq2[Event, error], q ListQuery, o RenderOptions) (Page, e
 			}
 		default: // backwards or newest page
 			if !newest && ev.Seq >= q.Before {
-				newer = 0
-				if len(page) > 0 {
+				switch {
+				case len(page) > 0:
 					newer = page[len(page)-1].Seq
-				} else {
+				case q.Before > 1:
 					newer = q.Before - 1
+				default:
+					fromStart = true
 				}
 				goto done
 			}
@@ -334,7 +348,7 @@ done:
 			older = q.After + 1
 		}
 	}
-	p := Page{Entries: page, Older: older, Newer: newer}
+	p := Page{Entries: page, Older: older, Newer: newer, NewerFromStart: fromStart}
 	notice := o.notice()
 	p.Notice = strings.TrimSuffix(notice, "\n\n")
 	var b strings.Builder
@@ -346,7 +360,7 @@ done:
 	for i := range page {
 		b.WriteString(page[i].line)
 	}
-	b.WriteString(o.listFooter(q, older, newer))
+	b.WriteString(o.listFooter(q, older, newer, fromStart))
 	p.Text = b.String()
 	if len(p.Text) > MaxResponseBytes {
 		// The reservations above make this unreachable; fail loudly rather

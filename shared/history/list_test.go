@@ -66,6 +66,7 @@ func TestListFilters(t *testing.T) {
 		{"tool role", ListQuery{Roles: []Role{RoleTool}, Limit: 3}, []int64{19, 24, 26}},
 		{"window filter", ListQuery{Window: "claude:s:1", Roles: []Role{RoleUser}}, []int64{15, 22}},
 		{"forward from a cursor", ListQuery{After: 10, Limit: 3}, []int64{12, 14, 15}},
+		{"forward from the beginning", ListQuery{Oldest: true, Limit: 3}, []int64{1, 3, 5}},
 		{"backward from a cursor", ListQuery{Before: 10, Limit: 3}, []int64{5, 7, 8}},
 		{"no match", ListQuery{Query: "absent"}, nil},
 	}
@@ -92,7 +93,7 @@ func TestListFilters(t *testing.T) {
 
 func TestListRejectsBadQueries(t *testing.T) {
 	for _, q := range []ListQuery{
-		{After: 1, Before: 5}, {After: -1}, {Limit: MaxListLimit + 1}, {Roles: []Role{"robot"}}, {Query: "two\nlines"},
+		{After: 1, Before: 5}, {After: -1}, {Oldest: true, Before: 4}, {Oldest: true, After: 3}, {Limit: MaxListLimit + 1}, {Roles: []Role{"robot"}}, {Query: "two\nlines"},
 	} {
 		if _, err := List(Slice(nil), q, RenderOptions{}); err == nil {
 			t.Errorf("query %+v accepted", q)
@@ -116,7 +117,7 @@ func TestListPagingCoversEverything(t *testing.T) {
 	for _, limit := range []int{7, MaxListLimit} {
 		// Forwards from the start.
 		var got []int64
-		q := ListQuery{Query: "NEEDLE", After: 1, Limit: limit}
+		q := ListQuery{Query: "NEEDLE", Oldest: true, Limit: limit}
 		pages := 0
 		for {
 			p, err := List(Slice(evs), q, ro)
@@ -129,7 +130,7 @@ func TestListPagingCoversEverything(t *testing.T) {
 			if p.Newer == 0 {
 				break
 			}
-			q.After = p.Newer
+			q.After, q.Oldest = p.Newer, false
 		}
 		checkAll(t, "forward", got, false)
 		// Backwards from the newest page.
@@ -259,4 +260,25 @@ func TestListMemoryBoundedByPage(t *testing.T) {
 		t.Errorf("List held %d MB of heap over a 200 MB stream; bound %d MB", peak>>20, bound>>20)
 	}
 	t.Logf("peak heap over a %d MB stream: %.1f MB", n*size>>20, float64(peak)/(1<<20))
+}
+
+func TestListCursorEdges(t *testing.T) {
+	evs := dialogue(2)
+	// Nothing before seq 1: the page is empty but says how to go forwards
+	// from the beginning.
+	p, err := List(Slice(evs), ListQuery{Before: 1}, RenderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Entries) != 0 || !p.NewerFromStart || p.Newer != 0 || p.Older != 0 || !strings.Contains(p.Text, "oldest=true") {
+		t.Errorf("before=1: entries %v newer %d/%v older %d\n%s", seqs(p), p.Newer, p.NewerFromStart, p.Older, p.Text)
+	}
+	// Past the end going forwards: empty, with the way back.
+	p, err = List(Slice(evs), ListQuery{After: 100}, RenderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Entries) != 0 || p.Newer != 0 || p.Older != 101 {
+		t.Errorf("after=100: entries %v newer %d older %d", seqs(p), p.Newer, p.Older)
+	}
 }

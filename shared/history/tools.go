@@ -39,7 +39,7 @@ func ListToolDef() ToolDef {
 		Description: "List and search this or another session's persisted history (Claude Code, Pi or Codex), one line per entry: seq address, window, role, time and a snippet. " +
 			"`query` is a plain, literal substring matched case-insensitively: no regular expressions, no wildcards, no word logic. " +
 			"Entries with no visible text (tool-only or thinking-only rows) are not listed. With no cursor the newest page is returned; " +
-			"page with `before` (older) and `after` (newer) using the cursors in the footer. Read an entry in full with history_read.",
+			"page with `before` (older) and `after` (newer) using the cursors in the footer, or start from the beginning with `oldest`. Read an entry in full with history_read.",
 		InputSchema: map[string]any{
 			"type": "object",
 			"properties": map[string]any{
@@ -51,6 +51,7 @@ func ListToolDef() ToolDef {
 				"window": map[string]any{"type": "string", "description": `Only entries of this window or segment id, e.g. "claude:<sessionId>:2".`},
 				"after":  map[string]any{"type": "integer", "minimum": 1, "description": "Page forwards: entries with seq greater than this cursor."},
 				"before": map[string]any{"type": "integer", "minimum": 1, "description": "Page backwards: the newest entries with seq less than this cursor."},
+				"oldest": map[string]any{"type": "boolean", "description": "Page forwards from the beginning of the session instead of showing the newest page."},
 				"limit":  map[string]any{"type": "integer", "minimum": 1, "maximum": MaxListLimit, "description": fmt.Sprintf("Entries per page (default %d).", DefaultListLimit)},
 			},
 			"additionalProperties": false,

@@ -51,6 +51,8 @@ func sample(name string) string {
 	switch name {
 	case "roles":
 		return `["user"]`
+	case "oldest":
+		return "true"
 	case "after", "before", "limit", "seq", "offset":
 		return "1"
 	}
