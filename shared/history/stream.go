@@ -59,7 +59,7 @@ func ProjectFunc(decode func(emit EmitFunc) (Summary, error)) Projection {
 // (the harness's notice, e.g. Claude's incomplete-history notice) before
 // every response, with room reserved for it up front.
 func (p Projection) RenderOptions() RenderOptions {
-	return RenderOptions{Notice: func() string { return p.Summary().Notice }, NoticeReserve: MaxNoticeBytes}
+	return RenderOptions{Notice: func() string { return p.Summary().Notice }, NoticeReserve: NoticeReserve}
 }
 
 // Slice turns a fixed list of events (tests, fakes) into a replayable
@@ -74,6 +74,10 @@ func Slice(events []Event) iter.Seq2[Event, error] {
 	}
 }
 
+// NoticeReserve is the room a Summary.Notice takes in a response: the
+// notice at its bound and the blank line that separates it.
+const NoticeReserve = MaxNoticeBytes + len("\n\n")
+
 // RenderOptions are what the caller adds around the harness-neutral text.
 type RenderOptions struct {
 	// Notice, when non-nil, returns text to print before the response (the
@@ -81,7 +85,8 @@ type RenderOptions struct {
 	// been consumed, so it may depend on the decode's Summary. Its length
 	// is budgeted up front by NoticeReserve; a longer notice is cut to it.
 	Notice func() string
-	// NoticeReserve is the most bytes Notice may return.
+	// NoticeReserve is the room reserved for the notice, separator
+	// included (use the NoticeReserve constant for a Summary.Notice).
 	NoticeReserve int
 	// ListHint renders how to fetch another list page with the given query
 	// (the same filters, a new cursor), e.g. a tool call or a CLI command.
