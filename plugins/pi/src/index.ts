@@ -103,9 +103,10 @@ export default function notesoup(pi: ExtensionAPI): void {
 		return { action: "continue" as const };
 	});
 	pi.on("before_agent_start", hook("before_agent_start", (_ev, ctx) => integ.agentStart(ctx)));
-	pi.on("context", hook("context", async (_ev, ctx) => {
+	pi.on("context", hook("context", async (ev: any, ctx) => {
 		await integ.step(ctx);
-		return undefined;
+		const messages = integ.contextMessages(ev.messages ?? []);
+		return messages ? { messages } : undefined;
 	}));
 	pi.on("message_end", (ev: any) => integ.messageEnd(ev.message));
 	pi.on("tool_result", hook("tool_result", (ev: any, ctx) => integ.toolResult(ev.content, ctx)));

@@ -293,6 +293,24 @@ export class Integration {
 	}
 
 	/**
+	 * contextMessages keeps only the newest boot message in what the model
+	 * is sent: a fork or clone copies the parent's boot (with the parent's
+	 * window id) before this session's own is injected.
+	 */
+	contextMessages(messages: any[]): any[] | undefined {
+		let last = -1;
+		let n = 0;
+		messages.forEach((m, i) => {
+			if (m?.role === "custom" && m.customType === BOOT_TYPE) {
+				last = i;
+				n++;
+			}
+		});
+		if (n <= 1) return undefined;
+		return messages.filter((m, i) => !(m?.role === "custom" && m.customType === BOOT_TYPE) || i === last);
+	}
+
+	/**
 	 * messageEnd rewrites the aborted answer of a run we ended ourselves
 	 * into a finished one (see CUTOFF_TEXT); any other message is kept.
 	 */

@@ -1,0 +1,114 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// bootsIn counts boot blocks in a request body (the JSON-escaped text pi
+// sends).
+func bootsIn(body string) int {
+	return strings.Count(body, `<notesoup-boot window=\"pi:`)
+}
+
+func bootMessages(t *testing.T, file string) []string {
+	t.Helper()
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatal(err)
+		}
+		if m["type"] == "custom_message" && m["customType"] == "notesoup-boot" {
+			c, _ := m["content"].(string)
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func TestBootOncePerWindowAcrossResumeAndFork(t *testing.T) {
+	e := setup(t, "plain.json", nil)
+	e.run(t, nil, "-p", "Say hello")
+	files, _ := e.w.SessionFiles("pi")
+	if len(files) != 1 {
+		t.Fatalf("want one session file, got %v", files)
+	}
+	parent := files[0]
+	sid := strings.TrimSuffix(filepath.Base(parent)[strings.LastIndex(filepath.Base(parent), "_")+1:], ".jsonl")
+
+	e.run(t, nil, "-p", "--session", parent, "Say it again")
+	if b := bootMessages(t, parent); len(b) != 1 || !strings.Contains(b[0], `window="pi:`+sid+`:0"`) {
+		t.Errorf("after resume the session holds %d boot messages, want the one of window pi:%s:0", len(b), sid)
+	}
+
+	e.run(t, nil, "-p", "--fork", parent, "Fork it")
+	files, _ = e.w.SessionFiles("pi")
+	sort.Strings(files)
+	var child string
+	for _, f := range files {
+		if f != parent {
+			child = f
+		}
+	}
+	if child == "" {
+		t.Fatalf("fork wrote no new session file: %v", files)
+	}
+	cid := strings.TrimSuffix(filepath.Base(child)[strings.LastIndex(filepath.Base(child), "_")+1:], ".jsonl")
+	cb := bootMessages(t, child)
+	if len(cb) == 0 || !strings.Contains(cb[len(cb)-1], `window="pi:`+cid+`:0"`) {
+		t.Errorf("forked session's newest boot is not its own window pi:%s:0: %d boots", cid, len(cb))
+	}
+
+	bodies := e.bodies()
+	if len(bodies) != 3 {
+		t.Fatalf("model requests = %d, want 3", len(bodies))
+	}
+	for i, b := range bodies {
+		if n := bootsIn(b); n != 1 {
+			t.Errorf("request %d carries %d boot blocks, want 1", i+1, n)
+		}
+	}
+	if !strings.Contains(bodies[2], "pi:"+cid+":0") || strings.Contains(bodies[2], "pi:"+sid+":0") {
+		t.Errorf("forked request does not carry exactly the fork's own boot")
+	}
+}
+
+func TestDisabled(t *testing.T) {
+	e := setup(t, "plain.json", nil)
+	e.run(t, []string{"NOTESOUP_DISABLED=1"}, "-p", "Say hello")
+	bodies := e.bodies()
+	if len(bodies) != 1 {
+		t.Fatalf("model requests = %d, want 1", len(bodies))
+	}
+	for _, gone := range []string{"notesoup-boot", "notes_write", "empty_brain", "history_list"} {
+		if strings.Contains(bodies[0], gone) {
+			t.Errorf("with NOTESOUP_DISABLED the request still carries %q", gone)
+		}
+	}
+}
+
+func TestStatusCommand(t *testing.T) {
+	e := setup(t, "plain.json", nil)
+	e.run(t, nil, "-p", "Say hello")
+	files, _ := e.w.SessionFiles("pi")
+	_, stderr := e.run(t, nil, "-p", "--session", files[0], "/notesoup status")
+	for _, want := range []string{"notesoup: binary ", "(plugin)", "Window pi:", ":0; no reset pending", "Hard point (automatic reset): 175,424 tokens"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("/notesoup status output lacks %q:\n%s", want, stderr)
+		}
+	}
+	if n := len(e.bodies()); n != 1 {
+		t.Errorf("/notesoup status made %d model requests, want none after the first run's one", n-1)
+	}
+}
