@@ -4,37 +4,73 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"maps"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 )
 
 // exploreDepth is the length of the event sequences TestExhaustive walks.
 var exploreDepth = flag.Int("explore.depth", 15, "event sequence depth for TestExhaustive")
 
+// idFlags are the checker's facts about one request id.
+type idFlags uint16
+
+const (
+	fStop        idFlags = 1 << iota // manual STOP (or a cancelled turn) while it was pending
+	fTermSet                         // its first valid tool call was recorded
+	fTerm                            // ... with terminate:true
+	fNatural                         // natural input was accepted while it was pending
+	fOutstanding                     // a compaction attempt for it is in flight
+	fDone                            // it was reset (committed or consumed)
+	fContinued                       // a continuation was sent for it
+	fSeen                            // it has been observed
+)
+
+// shadowSlots bounds the request ids the checker tracks. Ids only grow, so
+// when the table is full the oldest is forgotten; a 15-event sequence never
+// creates that many requests.
+const shadowSlots = 8
+
 // shadow is the invariant checker's own record of what happened, kept from
-// the events alone (never from the machine's flags), per request id.
+// the events alone (never from the machine's flags), per request id. It is
+// a value: copying it is cloning it.
 type shadow struct {
 	inputPending bool
-	stop         map[uint64]bool
-	firstTerm    map[uint64]bool // present once the first valid tool call was recorded
-	natural      map[uint64]bool
-	outstanding  map[uint64]bool
-	done         map[uint64]bool
-	continued    map[uint64]bool
-	seen         map[uint64]bool
+	ids          [shadowSlots]uint64
+	fl           [shadowSlots]idFlags
 }
 
-func newShadow() shadow {
-	return shadow{stop: map[uint64]bool{}, firstTerm: map[uint64]bool{}, natural: map[uint64]bool{},
-		outstanding: map[uint64]bool{}, done: map[uint64]bool{}, continued: map[uint64]bool{}, seen: map[uint64]bool{}}
+func newShadow() shadow { return shadow{} }
+
+func (sh *shadow) slot(id uint64, create bool) int {
+	oldest := 0
+	for i, v := range sh.ids {
+		if v == id {
+			return i
+		}
+		if sh.ids[i] < sh.ids[oldest] {
+			oldest = i
+		}
+	}
+	if !create {
+		return -1
+	}
+	sh.ids[oldest], sh.fl[oldest] = id, 0
+	return oldest
 }
 
-func (sh shadow) clone() shadow {
-	return shadow{inputPending: sh.inputPending, stop: maps.Clone(sh.stop), firstTerm: maps.Clone(sh.firstTerm),
-		natural: maps.Clone(sh.natural), outstanding: maps.Clone(sh.outstanding), done: maps.Clone(sh.done),
-		continued: maps.Clone(sh.continued), seen: maps.Clone(sh.seen)}
+func (sh *shadow) has(id uint64, f idFlags) bool {
+	i := sh.slot(id, false)
+	return i >= 0 && sh.fl[i]&f != 0
+}
+
+func (sh *shadow) set(id uint64, f idFlags) { i := sh.slot(id, true); sh.fl[i] |= f }
+
+func (sh *shadow) unset(id uint64, f idFlags) {
+	if i := sh.slot(id, false); i >= 0 {
+		sh.fl[i] &^= f
+	}
 }
 
 type node struct {
@@ -68,6 +104,10 @@ func alphabet(n node) []Event {
 		{Kind: EvCapSet, Cap: 100_000}, {Kind: EvCapSet}, {Kind: EvSessionEnded},
 		{Kind: EvCompactionStarted}, // a user's /compact
 	}
+	// One subagent variant of every kind: none may touch the main flow.
+	for _, k := range EventKinds {
+		evs = append(evs, Event{Kind: k, Subagent: true, Origin: OriginNatural, Session: "sub", Cap: 1000})
+	}
 	markers := []string{"notesoup-reset:999:999"}
 	if n.s.Commit != nil {
 		markers = append(markers, n.s.Commit.Marker)
@@ -90,11 +130,11 @@ func alphabet(n node) []Event {
 // check verifies one transition against the invariants and returns the
 // shadow after it.
 func check(n node, ev Event, s2 State, acts []Action) (shadow, error) {
-	pre, sh := n.s, n.sh.clone()
+	pre, sh := n.s, n.sh
 	if len(acts) == 0 {
 		return sh, fmt.Errorf("no action at all")
 	}
-	if ev.Kind == EvSessionChanged && ev.Session != pre.Session || ev.Kind == EvSessionEnded {
+	if !ev.Subagent && (ev.Kind == EvSessionChanged && ev.Session != pre.Session || ev.Kind == EvSessionEnded) {
 		sh = newShadow()
 	}
 	if ev.Subagent {
@@ -119,7 +159,7 @@ func check(n node, ev Event, s2 State, acts []Action) (shadow, error) {
 	case EvInputAccepted:
 		sh.inputPending = true
 		if s2.Request != nil {
-			sh.natural[s2.Request.ID] = true
+			sh.set(s2.Request.ID, fNatural)
 		}
 	case EvInputDelivered:
 		sh.inputPending = false
@@ -129,44 +169,46 @@ func check(n node, ev Event, s2 State, acts []Action) (shadow, error) {
 		}
 	case EvManualStop:
 		if s2.Request != nil && acts[0].Kind != ActRefuse {
-			sh.stop[s2.Request.ID] = true
+			sh.set(s2.Request.ID, fStop)
 		}
 	case EvTurnAborted, EvTurnFailed, EvTurnRefused:
 		if pre.Commit != nil {
-			sh.stop[pre.Commit.RequestID] = true
+			sh.set(pre.Commit.RequestID, fStop)
 		}
 	case EvResetRequested:
 		if acts[0].Kind != ActRefuse && s2.Request != nil {
-			if _, ok := sh.firstTerm[s2.Request.ID]; !ok {
-				term, _ := optionalBool(ev.Terminate)
-				sh.firstTerm[s2.Request.ID] = term
+			if id := s2.Request.ID; !sh.has(id, fTermSet) {
+				sh.set(id, fTermSet)
+				if term, _ := optionalBool(ev.Terminate); term {
+					sh.set(id, fTerm)
+				}
 			}
 		}
 	}
-	if s2.Request != nil && !sh.seen[s2.Request.ID] {
-		sh.seen[s2.Request.ID] = true
+	if s2.Request != nil && !sh.has(s2.Request.ID, fSeen) {
+		sh.set(s2.Request.ID, fSeen)
 		if sh.inputPending {
-			sh.natural[s2.Request.ID] = true
+			sh.set(s2.Request.ID, fNatural)
 		}
 	}
 	// A reset happens: a matched commit with evidence, or native compaction.
 	if ev.Kind == EvCompactionCommitted && matched && ev.Evidence {
 		id := pre.Commit.RequestID
-		if sh.done[id] {
+		if sh.has(id, fDone) {
 			return sh, fmt.Errorf("request %d reset twice", id)
 		}
-		sh.done[id] = true
-		sh.outstanding[id] = false
+		sh.set(id, fDone)
+		sh.unset(id, fOutstanding)
 	}
 	if ev.Kind == EvNativeCompaction && pre.Request != nil {
-		if sh.done[pre.Request.ID] {
+		if sh.has(pre.Request.ID, fDone) {
 			return sh, fmt.Errorf("request %d reset twice", pre.Request.ID)
 		}
-		sh.done[pre.Request.ID] = true
-		sh.outstanding[pre.Request.ID] = false
+		sh.set(pre.Request.ID, fDone)
+		sh.unset(pre.Request.ID, fOutstanding)
 	}
 	if (ev.Kind == EvCompactionFailed || ev.Kind == EvCompactionVetoed) && matched {
-		sh.outstanding[pre.Commit.RequestID] = false
+		sh.unset(pre.Commit.RequestID, fOutstanding)
 	}
 	if d := s2.Window - pre.Window; d != 0 && !(d == 1 && (ev.Kind == EvNativeCompaction || ev.Kind == EvCompactionCommitted && matched && ev.Evidence)) {
 		if !((ev.Kind == EvSessionChanged || ev.Kind == EvSessionEnded) && s2.Window == 0) {
@@ -184,10 +226,10 @@ func check(n node, ev Event, s2 State, acts []Action) (shadow, error) {
 			if s2.Request == nil || s2.Commit == nil || a.RequestID != s2.Request.ID || a.Marker != s2.Commit.Marker {
 				return sh, fmt.Errorf("run_compaction does not match the recorded attempt")
 			}
-			if sh.outstanding[a.RequestID] {
+			if sh.has(a.RequestID, fOutstanding) {
 				return sh, fmt.Errorf("second compaction while one is in flight for request %d", a.RequestID)
 			}
-			if sh.done[a.RequestID] {
+			if sh.has(a.RequestID, fDone) {
 				return sh, fmt.Errorf("compaction for request %d that was already reset", a.RequestID)
 			}
 			if sh.inputPending {
@@ -196,23 +238,23 @@ func check(n node, ev Event, s2 State, acts []Action) (shadow, error) {
 			if s2.TurnRunning {
 				return sh, fmt.Errorf("reset work started inside a running turn")
 			}
-			sh.outstanding[a.RequestID] = true
+			sh.set(a.RequestID, fOutstanding)
 		case ActSendContinuation:
 			if !(ev.Kind == EvCompactionCommitted && ev.Evidence && matched && a.RequestID == pre.Commit.RequestID) {
 				return sh, fmt.Errorf("continuation without a confirmed commit of its request")
 			}
 			id := a.RequestID
 			switch {
-			case sh.stop[id]:
+			case sh.has(id, fStop):
 				return sh, fmt.Errorf("continuation after STOP")
-			case sh.firstTerm[id]:
+			case sh.has(id, fTerm):
 				return sh, fmt.Errorf("continuation after terminate:true")
-			case sh.natural[id] || sh.inputPending:
+			case sh.has(id, fNatural) || sh.inputPending:
 				return sh, fmt.Errorf("continuation over natural input (replay)")
-			case sh.continued[id]:
+			case sh.has(id, fContinued):
 				return sh, fmt.Errorf("second continuation for request %d", id)
 			}
-			sh.continued[id] = true
+			sh.set(id, fContinued)
 		case ActEndTurn:
 			if ev.Kind != EvStep {
 				return sh, fmt.Errorf("end_turn outside a step")
@@ -224,7 +266,7 @@ func check(n node, ev Event, s2 State, acts []Action) (shadow, error) {
 			if a.Window != pre.Window+1 {
 				return sh, fmt.Errorf("boot for window %d, current %d", a.Window, pre.Window)
 			}
-			if ev.Kind == EvCompactionStarted && (!matched || sh.done[a.RequestID]) {
+			if ev.Kind == EvCompactionStarted && (!matched || sh.has(a.RequestID, fDone)) {
 				return sh, fmt.Errorf("boot installed for a stale attempt")
 			}
 			want := HandoffIndex(a.Pool, pre.Seed, pre.Generation, a.Window)
@@ -242,51 +284,78 @@ func check(n node, ev Event, s2 State, acts []Action) (shadow, error) {
 	return sh, nil
 }
 
-// canonical is a node's key for pruning: states equal up to renaming of
-// request ids, markers, generation and window ordinal have the same
-// futures, so one is explored.
-func canonical(n node) string {
-	s := n.s.Clone()
-	ids := map[uint64]uint64{}
-	ren := func(id uint64) uint64 {
+// canonKey is a node's key for pruning: states equal up to renaming of
+// request ids, markers, generation, session name, window ordinal and cap
+// have the same futures (the cap only moves budget points, which the flow
+// never reads), so one of them is explored.
+type canonKey struct {
+	TurnRunning, CompactDisabled, InputPending, Warned, CloseOutPending bool
+
+	HasReq                                    bool
+	ReqID                                     uint8
+	ReqOrigin                                 RequestOrigin
+	ReqToolArgs, ReqTerm, ReqStop, ReqNatural bool
+	ReqLastWord                               string
+	HasCommit, CommitStarted                  bool
+	CommitReq                                 uint8
+	HasCutoff, CutoffReleased                 bool
+	CutoffReq, Continuation                   uint8
+	StaleMarker, ShadowInput                  bool
+	Flags                                     [5]idFlags // by renamed id
+}
+
+func canonical(n node) canonKey {
+	var k canonKey
+	var ids []uint64
+	ren := func(id uint64) uint8 {
 		if id == 0 {
 			return 0
 		}
-		if _, ok := ids[id]; !ok {
-			ids[id] = uint64(len(ids) + 1)
+		for i, v := range ids {
+			if v == id {
+				return uint8(i + 1)
+			}
 		}
-		return ids[id]
+		ids = append(ids, id)
+		return uint8(len(ids))
 	}
-	if s.Request != nil {
-		s.Request.ID = ren(s.Request.ID)
+	s := n.s
+	k.TurnRunning, k.CompactDisabled, k.InputPending, k.Warned, k.CloseOutPending =
+		s.TurnRunning, s.CompactDisabled, s.InputPending, s.Warned, s.CloseOutPending
+	if r := s.Request; r != nil {
+		k.HasReq, k.ReqID, k.ReqOrigin = true, ren(r.ID), r.Origin
+		k.ReqToolArgs, k.ReqTerm, k.ReqStop, k.ReqNatural, k.ReqLastWord = r.ToolArgs, r.Terminate, r.Stop, r.NaturalInput, r.LastWord
 	}
-	if s.Commit != nil {
-		s.Commit.RequestID = ren(s.Commit.RequestID)
-		s.Commit.Marker = "current"
+	if c := s.Commit; c != nil {
+		k.HasCommit, k.CommitStarted, k.CommitReq = true, c.Started, ren(c.RequestID)
 	}
-	if s.Cutoff != nil {
-		s.Cutoff.RequestID = ren(s.Cutoff.RequestID)
+	if c := s.Cutoff; c != nil {
+		k.HasCutoff, k.CutoffReleased, k.CutoffReq = true, c.Released, ren(c.RequestID)
 	}
-	s.Continuation = ren(s.Continuation)
-	// The cap only moves the budget points, which the flow never reads.
-	s.NextID, s.Generation, s.Window, s.Session, s.Cap = 0, 0, 0, "", 0
-	last := ""
-	if n.lastMarker != "" && (n.s.Commit == nil || n.lastMarker != n.s.Commit.Marker) {
-		last = "stale"
+	k.Continuation = ren(s.Continuation)
+	k.StaleMarker = n.lastMarker != "" && (s.Commit == nil || n.lastMarker != s.Commit.Marker)
+	k.ShadowInput = n.sh.inputPending
+	for i, id := range ids {
+		if j := n.sh.slot(id, false); j >= 0 {
+			k.Flags[i+1] = n.sh.fl[j]
+		}
 	}
-	type flags struct{ Stop, Natural, Outstanding, Done, Continued, Seen, HasTerm, Term bool }
-	sh := map[uint64]flags{}
-	for old, nw := range ids {
-		t, has := n.sh.firstTerm[old]
-		sh[nw] = flags{n.sh.stop[old], n.sh.natural[old], n.sh.outstanding[old], n.sh.done[old], n.sh.continued[old], n.sh.seen[old], has, t}
+	return k
+}
+
+// TestCanonKeyCoversState fails when State gains a field, so the pruning
+// key is reviewed with it (a field left out would merge states whose
+// futures differ).
+func TestCanonKeyCoversState(t *testing.T) {
+	const known = "Version Session Generation Seed Window NextID TurnRunning CompactDisabled InputPending Warned CloseOutPending Request Commit Cutoff Continuation Cap"
+	var names []string
+	st := reflect.TypeOf(State{})
+	for i := range st.NumField() {
+		names = append(names, st.Field(i).Name)
 	}
-	b, _ := json.Marshal(struct {
-		S     State
-		Last  string
-		Input bool
-		Sh    map[uint64]flags
-	}{s, last, n.sh.inputPending, sh})
-	return string(b)
+	if got := strings.Join(names, " "); got != known {
+		t.Fatalf("State fields changed:\n got  %s\n want %s\nupdate canonKey, then this list", got, known)
+	}
 }
 
 // TestExhaustive walks every event sequence up to exploreDepth (pruning
@@ -296,7 +365,7 @@ func canonical(n node) string {
 // a reset from a subagent, never replayed input.
 func TestExhaustive(t *testing.T) {
 	root := node{s: NewState("s1", exploreSeed), sh: newShadow()}
-	seen := map[string]bool{canonical(root): true}
+	seen := map[canonKey]bool{canonical(root): true}
 	frontier := []node{root}
 	transitions := 0
 	for depth := 1; depth <= *exploreDepth; depth++ {
@@ -310,7 +379,7 @@ func TestExhaustive(t *testing.T) {
 					t.Fatalf("invariant broken at depth %d: %v\n  sequence: %s\n  then: %s\n  actions: %+v",
 						depth, err, describe(n.path), describe([]Event{ev}), acts)
 				}
-				child := node{s: s2, sh: sh, lastMarker: n.lastMarker, path: append(slices.Clip(n.path), ev)}
+				child := node{s: s2, sh: sh, lastMarker: n.lastMarker}
 				for _, a := range acts {
 					if a.Kind == ActRunCompaction {
 						child.lastMarker = a.Marker
@@ -318,6 +387,7 @@ func TestExhaustive(t *testing.T) {
 				}
 				if k := canonical(child); !seen[k] {
 					seen[k] = true
+					child.path = append(slices.Clip(n.path), ev)
 					next = append(next, child)
 				}
 			}

@@ -283,11 +283,18 @@ func Step(in State, ev Event) (State, []Action) {
 	if s.Version == 0 {
 		s.Version = StateVersion
 	}
+	if ev.Kind == EvResetRequested {
+		return resetRequested(in, s, ev)
+	}
+	if ev.Subagent {
+		// Subagent steps, turns, compactions, measurements and commands pass
+		// through: nothing a subagent does can reset, cut off or reconfigure
+		// the main window.
+		return in, nothing("subagent event passes through")
+	}
 	switch ev.Kind {
 	case EvSessionChanged:
 		return sessionChanged(s, ev)
-	case EvResetRequested:
-		return resetRequested(in, s, ev)
 	case EvSessionEnded:
 		next := State{Version: StateVersion, Session: s.Session, Generation: s.Generation + 1, Seed: s.Seed,
 			NextID: max(s.NextID, 1), CompactDisabled: s.CompactDisabled}
@@ -301,18 +308,8 @@ func Step(in State, ev Event) (State, []Action) {
 		s.Cap = ev.Cap
 		return s, nothing("")
 	case EvWarningDelivered:
-		if ev.Subagent {
-			return in, nothing("subagent events do not touch the main window")
-		}
 		s.Warned = true
 		return s, nothing("")
-	}
-	if ev.Subagent {
-		// Subagent steps, turns, compactions and measurements pass through:
-		// nothing a subagent does can reset or cut off the main window.
-		return in, nothing("subagent event passes through")
-	}
-	switch ev.Kind {
 	case EvTurnStarted:
 		s.TurnRunning = true
 		s.Cutoff = nil
