@@ -25,8 +25,12 @@ const (
 	// remoteCompactionProvider is the built-in provider whose compaction
 	// runs remotely; Codex does not clamp an explicit limit for it.
 	remoteCompactionProvider = "openai"
-	thresholdCodexHomeEnv    = "CODEX_HOME"
-	modelsCacheFile          = "models_cache.json"
+	// effectiveWindowPercent is the share of the context window Codex lets
+	// a request fill (its effective_context_window_percent default; the
+	// 258,400 it reports for a 272,000 window).
+	effectiveWindowPercent = 95
+	thresholdCodexHomeEnv  = "CODEX_HOME"
+	modelsCacheFile        = "models_cache.json"
 )
 
 // Thresholds resolves Codex's auto-compaction point: the configured
@@ -74,6 +78,12 @@ func Thresholds(in reset.ThresholdInput) reset.NativePoint {
 		point, source = n, "model_auto_compact_token_limit from "+c.from["model_auto_compact_token_limit"]
 		if clamp && point > ninety {
 			point, source = ninety, source+fmt.Sprintf(", clamped to 90%% of %s", windowFrom)
+		}
+		if effective := window * effectiveWindowPercent / 100; point > effective {
+			// Codex would not compact before the request overflows; the
+			// budget must act before that, at the effective window.
+			c.notes = append(c.notes, fmt.Sprintf("model_auto_compact_token_limit %d is above the effective window %d (95%% of %d); using the effective window", point, effective, window))
+			point, source = effective, source+fmt.Sprintf(", above the effective window: 95%% of %s", windowFrom)
 		}
 	} else if entry.limit > 0 {
 		point, source = min(entry.limit, ninety), fmt.Sprintf("%s auto_compact_token_limit of %s (at most 90%% of %s)", modelsCacheFile, model, windowFrom)

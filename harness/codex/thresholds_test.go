@@ -31,8 +31,10 @@ func TestThresholds(t *testing.T) {
 			tokens: 244_800, window: 272_000, source: "Codex default: 90% of Codex fallback metadata window 272000"},
 		{name: "caller's model window", in: reset.ThresholdInput{Model: "m", ModelWindow: 400_000},
 			tokens: 360_000, window: 400_000, source: "90% of model window 400000"},
-		{name: "config.toml limit (default openai provider: not clamped)", config: "model_auto_compact_token_limit = 260000\n",
-			in: reset.ThresholdInput{Model: "m"}, tokens: 260_000, window: 272_000, source: "model_auto_compact_token_limit from config.toml"},
+		{name: "config.toml limit (default openai provider: not clamped to 90%)", config: "model_auto_compact_token_limit = 250000\n",
+			in: reset.ThresholdInput{Model: "m"}, tokens: 250_000, window: 272_000, source: "model_auto_compact_token_limit from config.toml"},
+		{name: "openai provider: a limit above the window is held at the effective window", in: reset.ThresholdInput{Model: "m", Overrides: []string{"-c", "model_auto_compact_token_limit=900000"}},
+			tokens: 258_400, window: 272_000, source: "above the effective window", notes: 1},
 		{name: "local provider: limit clamped to 90%", config: "model_provider = \"fake\"\nmodel_auto_compact_token_limit = 260000\n",
 			in: reset.ThresholdInput{Model: "m"}, tokens: 244_800, window: 272_000, source: "clamped to 90%"},
 		{name: "local provider: a lower limit stands (observed -c 50000)", config: "model_provider = \"fake\"\n",
@@ -141,5 +143,33 @@ func containsFile(xs []string, x string) bool {
 func TestThresholdsWired(t *testing.T) {
 	if resolveThresholds == nil || resolveThresholds(reset.ThresholdInput{Home: t.TempDir()}).Tokens != 244_800 {
 		t.Fatalf("the plugin's resolver is not Thresholds")
+	}
+}
+
+// TestCapOnlyLowers: over windows, limits and caps, the cap never raises
+// the point.
+func TestCapOnlyLowers(t *testing.T) {
+	home := t.TempDir()
+	for _, window := range []int64{100_000, 272_000, 1_000_000} {
+		for _, limit := range []string{"", "model_auto_compact_token_limit=50000", "model_auto_compact_token_limit=900000"} {
+			for _, capTokens := range []int64{1, 60_000, 150_000, 5_000_000} {
+				in := reset.ThresholdInput{ModelWindow: window, Home: home}
+				if limit != "" {
+					in.Overrides = []string{"-c", limit}
+				}
+				base := Thresholds(in)
+				in.Cap = capTokens
+				capped := Thresholds(in)
+				if capped.Resolved && base.Resolved && capped.Tokens > base.Tokens {
+					t.Fatalf("window %d %s cap %d: %d raised %d", window, limit, capTokens, capped.Tokens, base.Tokens)
+				}
+				if capped.Resolved && capped.Tokens > capped.Window {
+					t.Fatalf("point %d above its window %d", capped.Tokens, capped.Window)
+				}
+				if capped.Resolved && capped.Window > capTokens && capTokens < window {
+					t.Fatalf("capped window %d above cap %d", capped.Window, capTokens)
+				}
+			}
+		}
 	}
 }

@@ -143,3 +143,25 @@ func TestThresholdsWired(t *testing.T) {
 		t.Fatalf("the plugin's resolver is not Thresholds")
 	}
 }
+
+// TestCapOnlyLowers: over windows, reserves and caps, the cap never raises
+// the point and a capped window never exceeds the cap.
+func TestCapOnlyLowers(t *testing.T) {
+	home := t.TempDir()
+	for _, window := range []int64{32_000, 128_000, 200_000, 1_000_000} {
+		for _, reserve := range []string{"", `{"compaction":{"reserveTokens":0}}`, `{"compaction":{"reserveTokens":30000}}`} {
+			for _, capTokens := range []int64{1, 20_000, 50_000, 150_000, 5_000_000} {
+				in := reset.ThresholdInput{ModelWindow: window, Home: home, Settings: []byte(reserve)}
+				base := Thresholds(in)
+				in.Cap = capTokens
+				capped := Thresholds(in)
+				if capped.Resolved && (capped.Window > capTokens || base.Resolved && capped.Tokens > base.Tokens) {
+					t.Fatalf("window %d %s cap %d: %+v raised %+v", window, reserve, capTokens, capped, base)
+				}
+				if capped.CapApplied != (capped.Resolved && capTokens < window) {
+					t.Fatalf("window %d cap %d: CapApplied %v", window, capTokens, capped.CapApplied)
+				}
+			}
+		}
+	}
+}
