@@ -124,7 +124,14 @@ func (r resolver) suffix() string {
 func (r resolver) resolve(usage map[string]any, modelWindow, configured int64, configuredFrom string) reset.NativePoint {
 	// Source 1: the breakdown's own numbers.
 	rawMax, hasRaw := positive(usage, "context", "breakdown", "rawMaxTokens")
-	if t, ok := positive(usage, "context", "breakdown", "autoCompactThreshold"); ok && r.auto {
+	var notes []string
+	t, hasT := positive(usage, "context", "breakdown", "autoCompactThreshold")
+	if hasT && hasRaw && t > rawMax {
+		// A threshold above its own window is not a report to trust.
+		notes = append(notes, fmt.Sprintf("usage autoCompactThreshold %d ignored: above rawMaxTokens %d", t, rawMax))
+		hasT = false
+	}
+	if hasT && r.auto {
 		window := rawMax
 		if !hasRaw {
 			window = t + outputReserveTokens + summaryBufferTokens
@@ -138,8 +145,7 @@ func (r resolver) resolve(usage map[string]any, modelWindow, configured int64, c
 	if hasRaw && !r.auto {
 		return r.finish(r.derive(rawMax), rawMax, "usage.context.breakdown.rawMaxTokens")
 	}
-	var notes []string
-	if v, ok := reset.Lookup(usage, "context", "breakdown", "autoCompactThreshold"); ok && r.auto {
+	if v, ok := reset.Lookup(usage, "context", "breakdown", "autoCompactThreshold"); ok && r.auto && len(notes) == 0 && !hasT {
 		notes = append(notes, fmt.Sprintf("usage autoCompactThreshold ignored: want a positive number, got %v", v))
 	}
 	// Source 2: the model window with the configured windows.

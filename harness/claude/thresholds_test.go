@@ -42,6 +42,8 @@ func TestThresholds(t *testing.T) {
 			tokens: 90_000, window: 200_000, source: "breakdown"},
 		{name: "threshold as a string falls through to the window", in: reset.ThresholdInput{Usage: []byte(`{"context":{"window":1000000,"breakdown":{"autoCompactThreshold":"967000"}}}`)},
 			tokens: 967_000, window: 1_000_000, source: "usage.context.window", notes: 1},
+		{name: "threshold above its own window falls through", in: reset.ThresholdInput{Usage: []byte(`{"context":{"window":200000,"breakdown":{"rawMaxTokens":100000,"autoCompactThreshold":150000}}}`)},
+			tokens: 67_000, window: 100_000, source: "rawMaxTokens", notes: 1},
 		{name: "negative threshold falls through", in: reset.ThresholdInput{Usage: []byte(`{"context":{"window":200000,"breakdown":{"autoCompactThreshold":-1}}}`)},
 			tokens: 167_000, window: 200_000, source: "usage.context.window", notes: 1},
 		{name: "threshold missing: the breakdown's compaction window (--autocompact)", in: reset.ThresholdInput{Usage: []byte(`{"context":{"window":1000000,"breakdown":{"rawMaxTokens":100000}}}`)},
@@ -166,4 +168,38 @@ func TestThresholdsWired(t *testing.T) {
 	if resolveThresholds == nil || resolveThresholds(reset.ThresholdInput{}).Tokens != 167_000 {
 		t.Fatalf("the plugin's resolver is not Thresholds")
 	}
+}
+
+// FuzzThresholds: whatever settings, usage and environment say, a resolved
+// point is positive and within its window, every answer names its source,
+// and a runtime cap never raises the point.
+func FuzzThresholds(f *testing.F) {
+	f.Add([]byte(`{"autoCompactWindow":100000}`), []byte(`{"context":{"window":1000000,"breakdown":{"rawMaxTokens":1000000,"autoCompactThreshold":967000}}}`), "50", "", int64(100_000))
+	f.Add([]byte(`{"autoCompactEnabled":false,"modelSettings":{"m":{"autoCompactWindow":1e9}}}`), []byte(`{"context":{"window":"x"}}`), "abc", "150k", int64(0))
+	f.Add([]byte(`[`), []byte(`null`), "", "1", int64(40_000))
+	f.Add([]byte(`{}`), []byte(`{"context":{"breakdown":{"rawMaxTokens":100000,"autoCompactThreshold":2000000}}}`), "", "", int64(0))
+	f.Fuzz(func(t *testing.T, settings, usage []byte, pct, envWindow string, capTokens int64) {
+		if capTokens < 0 || capTokens > reset.MaxCapTokens {
+			return
+		}
+		in := reset.ThresholdInput{Model: "m", Settings: settings, Usage: usage,
+			Env: map[string]string{envPctOverride: pct, envAutoWindow: envWindow}}
+		base := Thresholds(in)
+		in.Cap = capTokens
+		capped := Thresholds(in)
+		for _, p := range []reset.NativePoint{base, capped} {
+			if !strings.HasPrefix(p.Source, "claude: ") {
+				t.Fatalf("no source: %+v", p)
+			}
+			if p.Resolved && (p.Tokens <= 0 || p.Tokens > p.Window) {
+				t.Fatalf("point %d outside its window %d (%s)", p.Tokens, p.Window, p.Source)
+			}
+			if !p.Resolved && p.Reason == "" {
+				t.Fatalf("unresolved without a reason")
+			}
+		}
+		if base.Resolved && capped.Resolved && capped.Tokens > base.Tokens {
+			t.Fatalf("cap %d raised the point from %d to %d", capTokens, base.Tokens, capped.Tokens)
+		}
+	})
 }
