@@ -172,13 +172,16 @@ type graph struct {
 	byStr map[string]int32
 	strs  map[int32]string
 	// Rare per-row facts live in maps rather than in every node.
-	links   map[int32]boundaryLinks // compact boundaries
-	boots   map[int32]int32         // ordinal named by a retained notesoup boot
-	tools   []toolRef               // every tool block of every present row, seq order
-	nextSeq int64
-	size    int64 // bytes of complete lines read in pass 1
-	lines   int   // lines read in pass 1 (including a tolerated final line)
-	lastOK  bool  // the final unterminated line was a complete record
+	links map[int32]boundaryLinks // compact boundaries
+	boots map[int32]int32         // ordinal named by a retained notesoup boot
+	// detached boundaries' logical parents turned out to be their own
+	// descendants (a fork's relinked copy): their earlier history is absent.
+	detached map[int32]bool
+	tools    []toolRef // every tool block of every present row, seq order
+	nextSeq  int64
+	size     int64 // bytes of complete lines read in pass 1
+	lines    int   // lines read in pass 1 (including a tolerated final line)
+	lastOK   bool  // the final unterminated line was a complete record
 }
 
 type toolRef struct {
@@ -261,7 +264,7 @@ func readGraph(path, sid string) (*graph, error) {
 	}
 	defer f.Close()
 	g := &graph{path: path, sid: sid, byKey: map[uuidKey]int32{}, byStr: map[string]int32{}, strs: map[int32]string{},
-		links: map[int32]boundaryLinks{}, boots: map[int32]int32{}, nextSeq: 1}
+		links: map[int32]boundaryLinks{}, boots: map[int32]int32{}, detached: map[int32]bool{}, nextSeq: 1}
 	lr := newLineReader(f, path)
 	for {
 		line, terminated, err := lr.next()
@@ -670,6 +673,9 @@ func (g *graph) dependency(n int32) (int32, bool) {
 		return noNode, false
 	}
 	if nd.boundary {
+		if g.detached[n] {
+			return noNode, false
+		}
 		l := g.logical(n)
 		return l, l != noNode
 	}
@@ -688,6 +694,11 @@ func (g *graph) resolveOrdinals(p *projection) error {
 		nd := g.nodes.at(n)
 		if b, ok := g.boots[n]; ok {
 			p.ords[n] = ord{known: true, n: b}
+			return
+		}
+		if g.detached[n] {
+			// The history before this boundary is not in the file.
+			p.ords[n] = ord{missing: g.logical(n)}
 			return
 		}
 		dep, ok := g.dependency(n)
@@ -714,6 +725,7 @@ func (g *graph) resolveOrdinals(p *projection) error {
 		p.ords[n] = base
 	}
 	var stack []int32
+restart:
 	for i := range g.nodes.len() {
 		if !p.selected[i] || state[i] == done {
 			continue
@@ -725,7 +737,19 @@ func (g *graph) resolveOrdinals(p *projection) error {
 			dep, ok := g.dependency(x)
 			if ok && g.nodes.at(dep).present && state[dep] != done {
 				if state[dep] == visiting {
-					return g.refuse(int(g.nodes.at(dep).lastLine), "parent links form a cycle through %s", g.uuidOf(dep))
+					// A fork copies a compacted chain from its last boundary
+					// and relinks the preserved rows after the summary, so
+					// the boundary's logicalParentUuid names its own
+					// descendant (observed with Claude Code 2.1.332). Such a
+					// logical edge leads to history this file does not have:
+					// cut it and resolve again. Any other loop is damage.
+					b := g.logicalEdgeIn(stack, dep)
+					if b == noNode {
+						return g.refuse(int(g.nodes.at(dep).lastLine), "parent links form a cycle through %s", g.uuidOf(dep))
+					}
+					g.detached[b] = true
+					clear(state)
+					goto restart
 				}
 				state[dep] = visiting
 				stack = append(stack, dep)
@@ -737,6 +761,23 @@ func (g *graph) resolveOrdinals(p *projection) error {
 		}
 	}
 	return nil
+}
+
+// logicalEdgeIn returns a boundary on the cycle stack[k..] (where
+// stack[k] == dep) whose window comes from its logical parent, or noNode.
+func (g *graph) logicalEdgeIn(stack []int32, dep int32) int32 {
+	for k := len(stack) - 1; k >= 0; k-- {
+		x := stack[k]
+		if g.nodes.at(x).boundary && !g.detached[x] && g.logical(x) != noNode {
+			if _, boot := g.boots[x]; !boot {
+				return x
+			}
+		}
+		if x == dep {
+			break
+		}
+	}
+	return noNode
 }
 
 // pair links tool results to calls by tool id over seq order, among the
@@ -797,6 +838,14 @@ func (g *graph) summary(p *projection) history.Summary {
 		s.Windows = append(s.Windows, w)
 		s.Notes = append(s.Notes, history.ProjectionNote{Kind: history.NoteUnknownSegment, Ref: w,
 			Message: "events without a path to a root or retained boot; their window ordinal is unknown"})
+	}
+	for b := range g.detached {
+		if !p.selected[b] {
+			continue
+		}
+		l := g.uuidOf(g.logical(b))
+		s.Notes = append(s.Notes, history.ProjectionNote{Kind: history.NoteGap, Line: int(g.nodes.at(b).lastLine), Ref: l,
+			Message: "the history before compact boundary " + g.uuidOf(b) + " is not in this file (its logical parent " + l + " was copied after it, as a fork does)"})
 	}
 	for _, gp := range p.gaps {
 		s.Notes = append(s.Notes, history.ProjectionNote{Kind: history.NoteGap, Line: int(gp.line), Ref: g.uuidOf(gp.missing),
@@ -923,10 +972,10 @@ func (g *graph) rowEvents(raw []byte, idx int32, p *projection, names map[int64]
 		env.Kind, env.Role = history.KindNotice, history.RoleSystem
 		env.Text, _, err = contentText(fr.Content)
 	case typeAttachment:
+		// Attachments are engine context (reminders, files, boots), not
+		// what the person wrote, even when sent with the user role: a
+		// "user" role filter finds the person's messages.
 		env.Kind, env.Role = history.KindAttachment, history.RoleSystem
-		if fr.RenderedRole == string(history.RoleUser) {
-			env.Role = history.RoleUser
-		}
 		env.Text, err = renderedText(fr.Rendered)
 	}
 	if err != nil {

@@ -36,14 +36,14 @@ func IncompleteHistoryNotice(s history.Summary) string {
 		return ""
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "[incomplete history] This Claude Code transcript lacks %d ancestor record(s) the selected branch needs (missing uuid %s",
+	fmt.Fprintf(&b, "[incomplete history] This Claude Code transcript does not hold all of the selected branch's history: its ancestry is cut at %d point(s) (uuid %s",
 		len(missing), strings.Join(bounded(missing), ", "))
 	if len(missing) > noticeUUIDs {
 		fmt.Fprintf(&b, " and %d more", len(missing)-noticeUUIDs)
 	}
-	b.WriteString("). Earlier events on those paths are not shown")
+	b.WriteString("), by a record missing from the file or by a fork that copied only the rows after a compaction. Earlier events on those paths are not shown")
 	if len(segments) > 0 {
-		fmt.Fprintf(&b, "; %d segment(s) with no path to a root are named claude:<session>:unknown:<missing uuid>, their window ordinals unknown", len(segments))
+		fmt.Fprintf(&b, "; %d segment(s) with no path to the session's start are named claude:<session>:unknown:<uuid>, their window ordinals unknown", len(segments))
 	}
 	b.WriteString(". Append order is not used to fill the gap.")
 	out := strings.ToValidUTF8(b.String(), "")

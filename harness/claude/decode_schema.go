@@ -390,7 +390,6 @@ type fullRecord struct {
 	MessageContent   []byte
 	Content          []byte
 	Rendered         []byte
-	RenderedRole     string
 }
 
 // parseFull validates a line again (the file may have changed since the
@@ -416,8 +415,6 @@ func parseFull(line []byte, fr *fullRecord) error {
 			fr.Content = v
 		case "rendered":
 			fr.Rendered = v
-		case "renderedRole":
-			fr.RenderedRole, _ = str(v)
 		}
 	})
 }

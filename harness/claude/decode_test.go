@@ -68,7 +68,7 @@ func TestDecodeFixtures(t *testing.T) {
 		{
 			name: "every row kind, pairing, pending call, hidden thinking and payloads", file: "basic.jsonl", sid: fixtureSID,
 			want: []string{
-				"1 claude:S:0 attachment user <system-reminder>Today is 2026-03-01</system-reminder>",
+				"1 claude:S:0 attachment system <system-reminder>Today is 2026-03-01</system-reminder>",
 				"2 claude:S:0 message user Please list the files and say HELLO",
 				"3 claude:S:0 message assistant",
 				"4 claude:S:0 message assistant Listing the files now.",
@@ -107,7 +107,7 @@ func TestDecodeFixtures(t *testing.T) {
 		{
 			name: "a retained boot names its ordinal instead of advancing again", file: "boot.jsonl", sid: fixtureSID,
 			want: []string{
-				`1 claude:S:0 attachment user notes boot <notesoup-boot window="claude:S:0">`,
+				`1 claude:S:0 attachment system notes boot <notesoup-boot window="claude:S:0">`,
 				"2 claude:S:0 message user hello",
 				"3 claude:S:0 message assistant hi",
 				"4 claude:S:1 notice system Conversation compacted",
@@ -149,6 +149,17 @@ func TestDecodeFixtures(t *testing.T) {
 			windows: []string{"claude:S:unknown:old-leaf"}, headWindow: "claude:S:unknown:old-leaf", gaps: []string{"old-leaf"},
 		},
 		{
+			name: "fork of a compacted session: relinked logical parent is cut, not a cycle", file: "fork_relinked.jsonl", sid: forkSID,
+			want: []string{
+				"1 claude:S:unknown:m2 notice system Conversation compacted",
+				"2 claude:S:unknown:m2 notice system Summary",
+				"3 claude:S:unknown:m2 message assistant kept verbatim answer",
+				"4 claude:S:unknown:m2 message user question in the fork",
+				"5 claude:S:unknown:m2 message assistant fork answer",
+			},
+			windows: []string{"claude:S:unknown:m2"}, headWindow: "claude:S:unknown:m2", gaps: []string{"m2"},
+		},
+		{
 			name: "rewind: newest non-attachment leaf wins, sibling hidden, addresses kept", file: "branch.jsonl", sid: fixtureSID,
 			want: []string{
 				"1 claude:S:0 message user start",
@@ -165,7 +176,7 @@ func TestDecodeFixtures(t *testing.T) {
 				"2 claude:S:0 message assistant first reply",
 				"3 claude:S:0 message user abandoned branch prompt",
 				"4 claude:S:0 message assistant abandoned reply",
-				"7 claude:S:0 attachment user <system-reminder>late attachment</system-reminder>",
+				"7 claude:S:0 attachment system <system-reminder>late attachment</system-reminder>",
 			},
 			windows: []string{"claude:S:0"}, headWindow: "claude:S:0", headKnown: true,
 		},
