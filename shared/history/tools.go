@@ -47,7 +47,7 @@ func ListToolDef() ToolDef {
 				"query": map[string]any{"type": "string",
 					"description": "Plain substring to find, matched literally and case-insensitively (not a regex or glob)."},
 				"roles": map[string]any{"type": "array", "items": map[string]any{"type": "string", "enum": []any{"user", "assistant", "system", "tool"}},
-					"description": "Only entries of these roles; tool calls and results have role tool."},
+					"description": "Only entries of these roles: user and assistant are the dialogue; tool calls and results have role tool; notices and attachments (reminders, summaries) have role system."},
 				"window": map[string]any{"type": "string", "description": `Only entries of this window or segment id, e.g. "claude:<sessionId>:2".`},
 				"after":  map[string]any{"type": "integer", "minimum": 1, "description": "Page forwards: entries with seq greater than this cursor."},
 				"before": map[string]any{"type": "integer", "minimum": 1, "description": "Page backwards: the newest entries with seq less than this cursor."},
