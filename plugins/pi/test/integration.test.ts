@@ -1,0 +1,211 @@
+// Tests of the Pi event mapping against the real notesoup binary (the reset
+// flow, boot, limits and texts are its answers), with Pi's side faked: a
+// context object that records aborts and runs compactions through the
+// integration's own compaction hooks, as Pi does.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { callHelper, type Request } from "../src/helper.ts";
+import { BOOT_TYPE, CONTINUATION_PROMPT, CUTOFF_TEXT, Integration, NONE_KEPT, type Ctx } from "../src/integration.ts";
+import { BIN } from "./bin.ts";
+
+interface Fake {
+	integ: Integration;
+	ctx: Ctx & { tokens: number | null; aborted: number; entries: any[] };
+	requests: Request[];
+	sent: any[];
+	user: string[];
+	logs: string[];
+}
+
+function setup(window = 200000): Fake {
+	// A private notesoup home per test: reset state and notes start empty.
+	process.env.NOTESOUP_HOME = mkdtempSync(join(tmpdir(), "pi-home-"));
+	const requests: Request[] = [];
+	const sent: any[] = [];
+	const user: string[] = [];
+	const logs: string[] = [];
+	const call = (req: Request, signal?: AbortSignal) => {
+		requests.push(req);
+		return callHelper(BIN, req, signal);
+	};
+	const integ = new Integration(call, { sendMessage: (m) => sent.push(m), sendUserMessage: (t) => user.push(t) }, (m) => logs.push(m));
+	const sid = `unit-${Math.random().toString(16).slice(2)}`;
+	const cwd = mkdtempSync(join(tmpdir(), "pi-cwd-"));
+	const ctx: Fake["ctx"] = {
+		cwd,
+		tokens: 1000,
+		aborted: 0,
+		entries: [],
+		model: { id: "fake-model", provider: "fake", contextWindow: window },
+		sessionManager: { getSessionId: () => sid, getSessionFile: () => undefined, getBranch: () => ctx.entries },
+		getContextUsage: () => ({ tokens: ctx.tokens, contextWindow: window, percent: null }),
+		isIdle: () => true,
+		abort: () => {
+			ctx.aborted++;
+		},
+		// Pi's compaction: session_before_compact, then the entry, then
+		// session_compact (pi.md §4.6).
+		compact: (opts) => {
+			void (async () => {
+				const r = await integ.beforeCompact({ customInstructions: opts?.customInstructions, preparation: { tokensBefore: 1234 } }, ctx);
+				if (r?.cancel || !r?.compaction) {
+					opts?.onError?.(new Error("Compaction cancelled"));
+					return;
+				}
+				const entry = { type: "compaction", ...r.compaction, fromHook: true };
+				ctx.entries.push(entry);
+				await integ.compacted(entry, ctx);
+				opts?.onComplete?.(entry);
+			})();
+		},
+	};
+	return { integ, ctx, requests, sent, user, logs };
+}
+
+const events = (f: Fake) => f.requests.filter((r) => r.op === "reset.event").map((r) => (r.args as any).type);
+const settle = () => new Promise((r) => setTimeout(r, 30));
+
+test("empty_brain: accepted ends the batch; bad terminate is refused before anything is recorded", async () => {
+	const f = setup();
+	await assert.rejects(f.integ.emptyBrain({ terminate: "yes" }, f.ctx), /terminate must be true or false/);
+	const st0 = await callHelper(BIN, { op: "reset.state", caller: f.integ.caller(f.ctx) });
+	assert.equal(st0.request, undefined, "a refused call records nothing");
+	const r = await f.integ.emptyBrain({ last_word: "next: tests" }, f.ctx);
+	assert.equal(r.terminate, true);
+	const st = await callHelper(BIN, { op: "reset.state", caller: f.integ.caller(f.ctx) });
+	assert.equal(st.request.last_word, "next: tests");
+	assert.equal(st.request.terminate ?? false, false, "terminate defaults to false");
+});
+
+test("reset: empty_brain, run ends, compaction answered with the boot, one continuation", async () => {
+	const f = setup();
+	await f.integ.agentStart(f.ctx);
+	await f.integ.step(f.ctx); // first request of the run: not a step
+	await f.integ.emptyBrain({ last_word: "look at shopping.md" }, f.ctx);
+	await f.integ.agentEnd([{ role: "assistant", stopReason: "toolUse" }], f.ctx);
+	await settle();
+	assert.deepEqual(events(f), ["turn_started", "reset_requested", "turn_completed", "compaction_started", "compaction_committed"]);
+	const comp = f.ctx.entries.find((e) => e.type === "compaction");
+	assert.ok(comp, "a compaction entry was written");
+	assert.equal(comp.firstKeptEntryId, NONE_KEPT);
+	assert.match(comp.summary, new RegExp(`<notesoup-boot window="pi:${f.ctx.sessionManager.getSessionId()}:1">`));
+	assert.match(comp.summary, /look at shopping\.md/);
+	assert.equal(comp.details.notesoup.pool, "normal");
+	assert.deepEqual(f.user, [CONTINUATION_PROMPT], "exactly one continuation");
+	// The continuation's own run does not continue again.
+	await f.integ.agentStart(f.ctx);
+	await f.integ.agentEnd([{ role: "assistant", stopReason: "stop" }], f.ctx);
+	await settle();
+	assert.equal(f.user.length, 1);
+	assert.equal(events(f).at(-2), "turn_started");
+	assert.equal((f.requests.filter((r) => r.op === "reset.event").at(-2)!.args as any).origin, "continuation");
+});
+
+test("reset with terminate:true and after a manual abort", async () => {
+	const cases = [
+		{ name: "terminate", params: { terminate: true }, stop: "toolUse", compactions: 1, continuations: 0 },
+		{ name: "user aborted the run", params: {}, stop: "aborted", compactions: 0, continuations: 0 },
+		{ name: "provider error", params: {}, stop: "error", compactions: 0, continuations: 0 },
+	];
+	for (const c of cases) {
+		const f = setup();
+		await f.integ.agentStart(f.ctx);
+		await f.integ.emptyBrain(c.params, f.ctx);
+		await f.integ.agentEnd([{ role: "assistant", stopReason: c.stop }], f.ctx);
+		await settle();
+		assert.equal(f.ctx.entries.filter((e) => e.type === "compaction").length, c.compactions, c.name);
+		assert.equal(f.user.length, c.continuations, c.name);
+	}
+});
+
+test("budget: one warning per window, then the hard point ends the run at the next request", async () => {
+	// Window 200,000: native 183,616, hard 175,424, warning 159,040.
+	const f = setup(200000);
+	await f.integ.agentStart(f.ctx);
+	await f.integ.step(f.ctx);
+	f.ctx.tokens = 150000;
+	assert.equal(await f.integ.toolResult([], f.ctx), undefined, "below the warning point");
+	f.ctx.tokens = 160010;
+	const w = await f.integ.toolResult([{ type: "text", text: "ok" }], f.ctx);
+	assert.equal(w?.content.length, 2);
+	assert.match((w!.content[1] as any).text, /empty_brain — 15,414 tokens left before the automatic reset/);
+	f.ctx.tokens = 165010;
+	assert.equal(await f.integ.toolResult([], f.ctx), undefined, "the warning is delivered once per window");
+	await f.integ.step(f.ctx);
+	assert.equal(f.ctx.aborted, 0, "no cutoff before the hard point");
+	f.ctx.tokens = 180010;
+	await f.integ.toolResult([], f.ctx);
+	await f.integ.step(f.ctx);
+	assert.equal(f.ctx.aborted, 1, "the hard point ends the run before its next request");
+	const rewritten = f.integ.messageEnd({ role: "assistant", stopReason: "aborted", errorMessage: "Request was aborted.", content: [] });
+	assert.equal(rewritten?.message.stopReason, "stop");
+	assert.equal(rewritten?.message.errorMessage, undefined);
+	assert.deepEqual(rewritten?.message.content, [{ type: "text", text: CUTOFF_TEXT }]);
+	await f.integ.agentEnd([{ role: "assistant", stopReason: "stop" }], f.ctx);
+	await settle();
+	const comp = f.ctx.entries.find((e) => e.type === "compaction");
+	assert.equal(comp?.details.notesoup.pool, "forced");
+	assert.deepEqual(f.user, [CONTINUATION_PROMPT]);
+	assert.equal(f.integ.messageEnd({ role: "assistant", stopReason: "aborted" }), undefined, "a later abort is the user's");
+});
+
+test("Pi's own compaction is answered with the boot; a stale marker is vetoed", async () => {
+	const f = setup();
+	const r = await f.integ.beforeCompact({ preparation: { tokensBefore: 99 } }, f.ctx);
+	assert.match(r.compaction.summary, /<notesoup-boot window="pi:[^"]+:1">/);
+	assert.equal(r.compaction.tokensBefore, 99);
+	assert.equal(r.compaction.details.notesoup.pool, "forced", "no tool call owns it");
+	const v = await f.integ.beforeCompact({ customInstructions: "notesoup-reset:9:9", preparation: { tokensBefore: 1 } }, f.ctx);
+	assert.deepEqual(v, { cancel: true });
+});
+
+test("boot at session start: injected once, not again while the window holds it", async () => {
+	const f = setup();
+	await f.integ.sessionStart(f.ctx);
+	assert.equal(f.sent.length, 1);
+	assert.equal(f.sent[0].customType, BOOT_TYPE);
+	assert.equal(f.sent[0].display, false);
+	assert.match(f.sent[0].content, new RegExp(`window="pi:${f.ctx.sessionManager.getSessionId()}:0"`));
+	f.ctx.entries.push({ type: "custom_message", customType: BOOT_TYPE, content: f.sent[0].content });
+	await f.integ.sessionStart(f.ctx);
+	assert.equal(f.sent.length, 1, "reload/resume: no duplicate");
+	// A forked session holds its parent's boot: it gets its own.
+	f.ctx.entries[0] = { type: "custom_message", customType: BOOT_TYPE, content: '<notesoup-boot window="pi:parent:0">' };
+	await f.integ.sessionStart(f.ctx);
+	assert.equal(f.sent.length, 2);
+});
+
+test("contextMessages keeps only the newest boot", () => {
+	const f = setup();
+	const boot = (w: string) => ({ role: "custom", customType: BOOT_TYPE, content: w });
+	const user = { role: "user", content: "hi" };
+	const cases = [
+		{ name: "one boot: untouched", in: [boot("a"), user], want: undefined },
+		{ name: "two boots: the newest stays", in: [boot("a"), user, boot("b")], want: [user, boot("b")] },
+	];
+	for (const c of cases) assert.deepEqual(f.integ.contextMessages(c.in), c.want, c.name);
+});
+
+test("/notesoup cap: checked by the helper, applied to the points, off restores", async () => {
+	const f = setup(200000);
+	assert.match(await f.integ.setCap("100k", f.ctx), /cap 100k: warning at 59,040, automatic reset at 75,424 tokens/);
+	assert.match(await f.integ.setCap("20k", f.ctx), /cap 20k refused: /);
+	assert.equal(f.integ.cap, "100k", "a refused cap keeps the previous one");
+	assert.match(await f.integ.setCap("off", f.ctx), /cap off/);
+	assert.equal((await f.integ.limits(f.ctx)).hard, 175424);
+});
+
+test("/notesoup empty while idle: close-out turn, then reset without continuation", async () => {
+	const f = setup();
+	const msg = await f.integ.manualStop(f.ctx);
+	assert.match(msg, /one turn to save notes/);
+	assert.equal(f.sent.at(-1).customType, "notesoup-closeout");
+	await f.integ.step(f.ctx);
+	await f.integ.agentEnd([{ role: "assistant", stopReason: "stop" }], f.ctx);
+	await settle();
+	assert.equal(f.ctx.entries.filter((e) => e.type === "compaction").length, 1);
+	assert.deepEqual(f.user, [], "STOP: no continuation");
+});
