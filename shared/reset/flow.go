@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 )
 
 // StateVersion is the format version of a persisted State. A file from a
@@ -528,8 +529,16 @@ func sessionChanged(s State, ev Event) (State, []Action) {
 		s.CompactDisabled = ev.CompactDisabled
 		return s, nothing("same session")
 	}
+	seed := ev.Seed
+	if seed == 0 {
+		// No randomness supplied: derive it from the identity, so sessions
+		// still differ in their handoff choices and Step stays pure.
+		h := fnv.New64a()
+		h.Write([]byte(ev.Session))
+		seed = h.Sum64()
+	}
 	next := State{
-		Version: StateVersion, Session: ev.Session, Generation: s.Generation + 1, Seed: ev.Seed,
+		Version: StateVersion, Session: ev.Session, Generation: s.Generation + 1, Seed: seed,
 		NextID: max(s.NextID, 1), CompactDisabled: ev.CompactDisabled,
 	}
 	return next, nothing("new session: the pending flow is discarded")

@@ -487,3 +487,16 @@ func TestCapLifetime(t *testing.T) {
 		t.Fatalf("after session end: %+v %v", s4, kinds(acts))
 	}
 }
+
+func TestSessionSeed(t *testing.T) {
+	a, _ := Step(NewState("x", 1), Event{Kind: EvSessionChanged, Session: "a"})
+	b, _ := Step(NewState("x", 1), Event{Kind: EvSessionChanged, Session: "b"})
+	a2, _ := Step(NewState("y", 9), Event{Kind: EvSessionChanged, Session: "a"})
+	if a.Seed == 0 || a.Seed == b.Seed || a.Seed != a2.Seed {
+		t.Fatalf("seeds a=%d b=%d a again=%d: want non-zero, per identity, reproducible", a.Seed, b.Seed, a2.Seed)
+	}
+	c, _ := Step(NewState("x", 1), Event{Kind: EvSessionChanged, Session: "a", Seed: 77})
+	if c.Seed != 77 {
+		t.Fatalf("a supplied seed was not used: %d", c.Seed)
+	}
+}
