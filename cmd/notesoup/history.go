@@ -29,7 +29,10 @@ type historyRoots struct {
 // histMultiFlag is a repeatable string flag.
 type histMultiFlag []string
 
-func (m *histMultiFlag) String() string     { return strings.Join(*m, ",") }
+// String implements flag.Value.
+func (m *histMultiFlag) String() string { return strings.Join(*m, ",") }
+
+// Set implements flag.Value: each use adds one value.
 func (m *histMultiFlag) Set(v string) error { *m = append(*m, v); return nil }
 
 // decoderFor returns the decoder for a harness's sessions. It is the hook the

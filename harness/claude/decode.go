@@ -42,6 +42,7 @@ type Error struct {
 	Retry bool
 }
 
+// Error implements error: "path:line: message".
 func (e *Error) Error() string {
 	if e.Line > 0 {
 		return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Msg)
