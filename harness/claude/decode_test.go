@@ -118,6 +118,18 @@ func TestDecodeFixtures(t *testing.T) {
 			windows: []string{"claude:S:0", "claude:S:1"}, headWindow: "claude:S:1", headKnown: true,
 		},
 		{
+			name: "hook-answered compaction: rewritten kept message and its children are in the new window", file: "hook_rewrite.jsonl", sid: fixtureSID,
+			want: []string{
+				"1 claude:S:0 message user hello",
+				"2 claude:S:0 message assistant original answer",
+				"3 claude:S:1 notice system Conversation compacted",
+				`4 claude:S:1 message user boot <notesoup-boot window="claude:S:1"> handoff`,
+				"5 claude:S:1 message assistant original answer",
+				"6 claude:S:1 message user next question",
+			},
+			windows: []string{"claude:S:0", "claude:S:1"}, headWindow: "claude:S:1", headKnown: true,
+		},
+		{
 			name: "missing ancestor: the suffix is an unknown segment, the disconnected prefix is not joined", file: "gap.jsonl", sid: fixtureSID,
 			want: []string{
 				"3 claude:S:unknown:missing-1 message user orphaned prompt",
