@@ -3,6 +3,7 @@ package claude
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -325,5 +326,64 @@ func TestDecodeRefusals(t *testing.T) {
 				t.Errorf("line=%d retry=%v, want line=%d retry=%v", e.Line, e.Retry, tc.line, tc.retry)
 			}
 		})
+	}
+}
+
+// TestGrowingFileKeepsAddresses appends the missing ancestor of gap.jsonl:
+// earlier addresses do not move, the late record takes the next address,
+// the ordinals become known and the gap notice goes away.
+func TestGrowingFileKeepsAddresses(t *testing.T) {
+	data, err := os.ReadFile(fixture("gap.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), fixtureSID+".jsonl")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	before, sum, err := decodeFixture(t, path, fixtureSID, "")
+	if err != nil || sum.HeadKnown || IncompleteHistoryNotice(sum) == "" {
+		t.Fatalf("before: %v, %+v", err, sum)
+	}
+	late := `{"parentUuid":"m1","isSidechain":false,"type":"user","uuid":"missing-1","timestamp":"2026-03-01T10:00:09.000Z","sessionId":"` +
+		fixtureSID + `","message":{"role":"user","content":"the late prompt"}}` + "\n"
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(late)
+	f.Close()
+	after, sum, err := decodeFixture(t, path, fixtureSID, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"1 claude:S:0 message user root prompt",
+		"2 claude:S:0 message assistant root answer",
+		"3 claude:S:0 message user orphaned prompt",
+		"4 claude:S:0 message assistant orphaned answer",
+		"5 claude:S:1 notice system Conversation compacted",
+		"6 claude:S:1 notice system Summary",
+		"7 claude:S:1 message user after compaction, still unknown",
+		"8 claude:S:0 message user the late prompt",
+	}
+	if strings.Join(after, "\n") != strings.Join(want, "\n") {
+		t.Errorf("after:\n%s", strings.Join(after, "\n"))
+	}
+	if !sum.HeadKnown || sum.HeadOrdinal != 1 || IncompleteHistoryNotice(sum) != "" {
+		t.Errorf("summary after the gap filled: %+v", sum)
+	}
+	// Every event seen before keeps its seq.
+	for _, b := range before {
+		seq := strings.Fields(b)[0]
+		found := false
+		for _, a := range after {
+			if strings.Fields(a)[0] == seq && strings.HasSuffix(a, b[strings.LastIndex(b, " "):]) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("event %q moved", b)
+		}
 	}
 }
