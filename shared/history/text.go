@@ -82,40 +82,39 @@ func indexFoldASCII(s, q string) (int, int) {
 		upper = first - 'a' + 'A'
 	}
 	n := len(lq)
-	for i := 0; i+n <= len(s); i++ {
-		c := s[i]
-		if c != first && c != upper {
-			// Skip ahead to the next byte that could start a match.
-			j := indexEitherByte(s[i+1:], first, upper)
-			if j < 0 {
-				return -1, 0
-			}
-			i += j // loop increment adds the 1
-			continue
+	// Next occurrences of the first byte in either case, cached so that a
+	// byte that is frequent in one case and absent in the other does not
+	// make the scan quadratic. -1: no more occurrences.
+	nextLower, nextUpper := -2, -2
+	for i := 0; i+n <= len(s); {
+		if nextLower != -1 && nextLower < i {
+			nextLower = indexByteFrom(s, i, first)
 		}
-		if hasPrefixFoldASCII(s[i:], lq) {
-			return i, n
+		if nextUpper != -1 && nextUpper < i {
+			nextUpper = indexByteFrom(s, i, upper)
 		}
+		j := nextLower
+		if j < 0 || (nextUpper >= 0 && nextUpper < j) {
+			j = nextUpper
+		}
+		if j < 0 || j+n > len(s) {
+			return -1, 0
+		}
+		if hasPrefixFoldASCII(s[j:], lq) {
+			return j, n
+		}
+		i = j + 1
 	}
 	return -1, 0
 }
 
-func indexEitherByte(s string, a, b byte) int {
-	ia := strings.IndexByte(s, a)
-	if a == b {
-		return ia
+// indexByteFrom is strings.IndexByte from offset from, as an absolute index.
+func indexByteFrom(s string, from int, c byte) int {
+	k := strings.IndexByte(s[from:], c)
+	if k < 0 {
+		return -1
 	}
-	ib := strings.IndexByte(s, b)
-	switch {
-	case ia < 0:
-		return ib
-	case ib < 0:
-		return ia
-	case ia < ib:
-		return ia
-	default:
-		return ib
-	}
+	return from + k
 }
 
 func hasPrefixFoldASCII(s, lowerQ string) bool {

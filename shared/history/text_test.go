@@ -23,6 +23,10 @@ func TestIndexFold(t *testing.T) {
 		{"straße", "STRASSE", -1, 0}, // simple folding only
 		{"xxAxxa", "a", 2, 1},
 		{"ab", "abc", -1, 0},
+		{"eeeeE", "EE", 0, 2},
+		{"eeeex", "EX", 3, 2},
+		{"abcABCabd", "ABD", 6, 3},
+		{"1234", "34", 2, 2},
 	}
 	for _, tc := range tests {
 		at, n := IndexFold(tc.s, tc.q)
@@ -47,5 +51,18 @@ func TestSnippet(t *testing.T) {
 	}
 	if got := snippet("short", -1); got != "short" {
 		t.Errorf("short text changed: %q", got)
+	}
+}
+
+// BenchmarkIndexFoldSkewed scans text where the query's first byte is
+// everywhere in one case and absent in the other, the shape that would make
+// a naive two-case scan quadratic.
+func BenchmarkIndexFoldSkewed(b *testing.B) {
+	s := strings.Repeat("e", 1<<20)
+	b.SetBytes(int64(len(s)))
+	for i := 0; i < b.N; i++ {
+		if at, _ := IndexFold(s, "eX"); at != -1 {
+			b.Fatal("false match")
+		}
 	}
 }
