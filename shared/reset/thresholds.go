@@ -69,11 +69,6 @@ func (p NativePoint) Percent() float64 {
 	return 100 * float64(p.Tokens) / float64(p.Window)
 }
 
-// Unresolved builds the answer for a point no source could produce.
-func Unresolved(reason string, notes []string, files []string) NativePoint {
-	return NativePoint{Reason: reason, Notes: notes, Files: files}
-}
-
 // ClampWindow applies the runtime cap to an effective window: the smaller of
 // the two, or the window unchanged when cap is 0 (no cap).
 func ClampWindow(window, capTokens int64) (int64, bool) {
