@@ -10,7 +10,7 @@
 .PHONY: codex-test e2e-codex
 
 codex-test:
-	$(GO) test -count=1 -run 'Codex|Install|Hook|Harnesses' ./cmd/notesoup/ ./docs/
+	$(GO) test -count=1 -run 'Codex|Install|Hook|Harnesses|ReplaceIf' ./cmd/notesoup/
 
 e2e-codex: build
 	e2e/install.sh >/dev/null
