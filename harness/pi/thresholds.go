@@ -16,7 +16,10 @@ import (
 // model.contextWindow − reserveTokens.
 const (
 	defaultReserveTokens = 16384
-	thresholdAgentDirEnv = "PI_CODING_AGENT_DIR"
+	// defaultCustomContextWindow is the window Pi gives a models.json custom
+	// model that declares none (models.md: contextWindow default 128000).
+	defaultCustomContextWindow = 128_000
+	thresholdAgentDirEnv       = "PI_CODING_AGENT_DIR"
 )
 
 // Thresholds resolves the point Pi itself compacts at: the model's context
@@ -28,9 +31,10 @@ const (
 // project's <cwd>/.pi/settings.json (project wins), where agentDir is
 // $PI_CODING_AGENT_DIR or ~/.pi/agent. The window comes from
 // in.ModelWindow (Pi's resolved ctx.model.contextWindow), else the usage
-// report's contextWindow (ctx.getContextUsage()), else models.json:
-// providers.<p>.modelOverrides.<id>.contextWindow, then the custom model
-// providers.<p>.models[].contextWindow.
+// report's contextWindow (ctx.getContextUsage()), else models.json: the
+// custom model providers.<p>.models[].contextWindow (128000 when it declares
+// none), which replaces a built-in entry, then the built-in override
+// providers.<p>.modelOverrides.<id>.contextWindow.
 func Thresholds(in reset.ThresholdInput) reset.NativePoint {
 	settings, files, notes := mergedSettings(in)
 	enabled := true
@@ -195,21 +199,35 @@ func modelWindow(in reset.ThresholdInput) (int64, string, []string, []string) {
 	if !hasProvider {
 		wantProvider, wantID = "", in.Model
 	}
-	var custom int64
-	var customFrom string
 	names := make([]string, 0, len(providers))
 	for name := range providers {
 		names = append(names, name)
 	}
 	sort.Strings(names) // a model id in several providers resolves the same way every time
 	for _, name := range names {
-		pv := providers[name]
 		if hasProvider && name != wantProvider {
 			continue
 		}
-		prov, ok := pv.(map[string]any)
+		prov, ok := providers[name].(map[string]any)
 		if !ok {
 			continue
+		}
+		// A custom model with the id replaces the overridden built-in
+		// entry (Pi's models.md), so it is looked at first.
+		models, _ := prov["models"].([]any)
+		for _, mv := range models {
+			m, ok := mv.(map[string]any)
+			if !ok || m["id"] != wantID {
+				continue
+			}
+			v, present := m["contextWindow"]
+			if !present {
+				return defaultCustomContextWindow, fmt.Sprintf("models.json providers.%s.models[%s] default contextWindow %d", name, wantID, defaultCustomContextWindow), files, notes
+			}
+			if n, ok := reset.PositiveTokens(v); ok {
+				return n, fmt.Sprintf("models.json providers.%s.models[%s].contextWindow %d", name, wantID, n), files, notes
+			}
+			notes = append(notes, fmt.Sprintf("models.json providers.%s.models[%s].contextWindow ignored: want a positive number, got %v", name, wantID, v))
 		}
 		if ov, ok := reset.Lookup(prov, "modelOverrides", wantID, "contextWindow"); ok {
 			if n, ok := reset.PositiveTokens(ov); ok {
@@ -217,20 +235,8 @@ func modelWindow(in reset.ThresholdInput) (int64, string, []string, []string) {
 			}
 			notes = append(notes, fmt.Sprintf("models.json providers.%s.modelOverrides.%s.contextWindow ignored: want a positive number", name, wantID))
 		}
-		models, _ := prov["models"].([]any)
-		for _, mv := range models {
-			m, ok := mv.(map[string]any)
-			if !ok || m["id"] != wantID {
-				continue
-			}
-			if n, ok := reset.PositiveTokens(m["contextWindow"]); ok && custom == 0 {
-				custom, customFrom = n, fmt.Sprintf("models.json providers.%s.models[%s].contextWindow %d", name, wantID, n)
-			} else if !ok {
-				notes = append(notes, fmt.Sprintf("models.json providers.%s model %s has no usable contextWindow", name, wantID))
-			}
-		}
 	}
-	return custom, customFrom, files, notes
+	return 0, "", files, notes
 }
 
 func init() {

@@ -21,8 +21,8 @@ func writeThresholdFile(t *testing.T, path, content string) {
 
 func TestThresholds(t *testing.T) {
 	const models = `{"providers":{
-	  "fake":{"baseUrl":"http://127.0.0.1:1/v1","models":[{"id":"fake-model","contextWindow":32000},{"id":"no-window"}]},
-	  "anthropic":{"modelOverrides":{"claude-x":{"contextWindow":150000}}},
+	  "fake":{"baseUrl":"http://127.0.0.1:1/v1","models":[{"id":"fake-model","contextWindow":32000},{"id":"no-window"},{"id":"bad-window","contextWindow":"big"}]},
+	  "anthropic":{"modelOverrides":{"claude-x":{"contextWindow":150000},"claude-y":{"contextWindow":150000}},"models":[{"id":"claude-y","contextWindow":100000}]},
 	  "zeta":{"models":[{"id":"fake-model","contextWindow":64000}]}}}`
 	cases := []struct {
 		name    string
@@ -68,8 +68,14 @@ func TestThresholds(t *testing.T) {
 			tokens: 83_616, window: 100_000, source: "runtime cap 100k", capped: true},
 		{name: "cap above window", in: reset.ThresholdInput{ModelWindow: 200_000, Cap: 300_000},
 			tokens: 183_616, window: 200_000, source: "default"},
-		{name: "unknown window is unresolved", models: models, in: reset.ThresholdInput{Model: "fake/no-window"},
+		{name: "custom model without a window gets Pi's default", models: models, in: reset.ThresholdInput{Model: "fake/no-window"},
+			tokens: 111_616, window: 128_000, source: "default contextWindow 128000"},
+		{name: "custom model replaces the built-in override", models: models, in: reset.ThresholdInput{Model: "anthropic/claude-y"},
+			tokens: 83_616, window: 100_000, source: "providers.anthropic.models[claude-y]"},
+		{name: "window of the wrong type is unresolved", models: models, in: reset.ThresholdInput{Model: "fake/bad-window"},
 			source: "context window is unknown", notes: 1},
+		{name: "unknown model is unresolved", models: models, in: reset.ThresholdInput{Model: "fake/none"},
+			source: "context window is unknown"},
 		{name: "reserve larger than window is unresolved", global: `{"compaction":{"reserveTokens":50000}}`, in: reset.ThresholdInput{ModelWindow: 32_000},
 			window: 32_000, source: "no room"},
 	}
