@@ -26,7 +26,7 @@ $(CLAUDE_MOD_TYPES)/claude-code/index.d.ts: | claude-cli
 plugin-claude: build $(CLAUDE_MOD_TYPES)/claude-code/index.d.ts
 	mkdir -p $(CLAUDE_MOD)/bin
 	cp $(NOTESOUP) $(CLAUDE_MOD)/bin/notesoup.tmp && mv $(CLAUDE_MOD)/bin/notesoup.tmp $(CLAUDE_MOD)/bin/notesoup
-	$(GO) run ./$(CLAUDE_MOD)/gen -dir $(CLAUDE_MOD)/hooks
+	$(GO) run ./$(CLAUDE_MOD)/gen -dir $(CLAUDE_MOD)/hooks -tests $(CLAUDE_MOD)/tests
 
 # An isolated HOME keeps the CLI from reading or writing the user's ~/.claude.
 plugin-claude-test: plugin-claude

@@ -411,3 +411,23 @@ func TestUserCompactVetoed(t *testing.T) {
 		t.Errorf("%d compact boundaries after a vetoed /compact, want 0", n)
 	}
 }
+
+// TestManualEmpty: /notesoup:empty while idle runs one close-out turn (the
+// budget warning as its prompt, so the model saves notes), then resets
+// without a continuation.
+func TestManualEmpty(t *testing.T) {
+	script := `{"name":"empty","turns":[
+ {"text":"Saving before the reset.","tool_calls":[{"name":"mcp__notesoup__notes_write","input":{"name":"plan.md","content":"# Plan\n` + noteSecret + `\n"}}]},
+ {"text":"Saved."}]}`
+	r := start(t, script, "/notesoup:empty")
+	b := r.bodies()
+	if len(b) != 2 {
+		t.Fatalf("%d model requests, want 2 (the close-out turn and its tool result; no continuation)", len(b))
+	}
+	if !strings.Contains(b[0], warningTail) {
+		t.Errorf("the close-out request does not carry the budget warning")
+	}
+	if n := compactBoundaries(r.transcript(t)); n != 1 {
+		t.Errorf("%d compact boundaries, want 1", n)
+	}
+}

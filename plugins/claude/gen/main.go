@@ -130,6 +130,7 @@ func quote(s string) string { q, _ := json.Marshal(s); return string(q) }
 
 func main() {
 	dir := flag.String("dir", "", "the hooks folder to write tools.gen.ts and toolhooks.gen.ts into (plugins/claude/hooks)")
+	tests := flag.String("tests", "", "also write the reset-flow fixtures of the plugin tests (flow.gen.ts) into this folder (plugins/claude/tests)")
 	flag.Parse()
 	if *dir == "" {
 		fmt.Fprintln(os.Stderr, "gen: -dir is required: the plugin's hooks folder, e.g. -dir plugins/claude/hooks")
@@ -141,6 +142,12 @@ func main() {
 	}
 	if err == nil {
 		err = writeAtomic(filepath.Join(*dir, "toolhooks.gen.ts"), f.Hooks)
+	}
+	if err == nil && *tests != "" {
+		var fx []byte
+		if fx, err = RenderFixtures(); err == nil {
+			err = writeAtomic(filepath.Join(*tests, "flow.gen.ts"), fx)
+		}
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)

@@ -8,7 +8,7 @@ import type { EngineInterface, Hook } from 'claude-code'
 import { callHelper, type Caller, type HelperReply } from './helper'
 import { RESET_TOOL, TOOL_PREFIX, TOOLS, type ToolHook } from './tools.gen'
 import {
-  blockText, CLOSEOUT_COMMAND, compactArgs, completionEvent, CONTINUE_COMMAND, CUTOFF_TEXT, fresh, markerIn,
+  blockText, compactArgs, completionEvent, CONTINUE_COMMAND, CUTOFF_TEXT, fresh, markerIn,
   type Action, type FlowState, type Limits, type ModState, type Origin, type PendingCommit,
 } from './state'
 
@@ -39,7 +39,7 @@ async function caller($: EngineInterface, subagent = false): Promise<Caller> {
     S.head = undefined
     S.warningDue = undefined
     if (!first) S.cap = ''
-    await callHelper($, 'reset.event', { harness: 'claude', session, cwd }, { type: 'session_changed', session, compact_disabled: S.compactDisabled })
+    await callHelper($, 'reset.event', { harness: 'claude', session, cwd }, { type: 'session_changed', session, ...(S.compactDisabled ? { compact_disabled: true } : {}) })
   }
   const c: Caller = { harness: 'claude', session, cwd }
   if (S.transcript && S.transcriptSession === session) c.transcript = S.transcript
@@ -91,8 +91,6 @@ export async function onSessionStart($: EngineInterface, e: Parameters<Hooks['se
   // and session.start delays the first prompt.
   await Promise.all(TOOLS.map((t) => $.tool.register({ name: t.name, description: t.description, inputSchema: t.inputSchema, isDeferred: false })))
   await $.command.register({ name: 'notesoup', description: 'notesoup: show or set the runtime context cap (cap 100k | cap off)', argumentHint: 'cap [tokens|off]' })
-  await $.command.register({ name: 'empty', description: 'notesoup: save notes, then reset the context window (no continuation)' })
-  await $.command.register({ name: 'fresh-window', description: 'notesoup: save notes, then start a fresh context window (no continuation)' })
   await caller($)
   return next(e)
 }
@@ -302,12 +300,27 @@ function perform($: EngineInterface, acts: readonly Action[]): void {
       // still bound (a -p run ends once its queue drains): the compaction,
       // then the continuation, which onContinueCommand lets through only
       // after a confirmed commit that permits one.
-      void runCompaction($, a.marker)
-      void submit($, 'continuation')
+      background($, runCompaction($, a.marker))
+      background($, submitContinuation($))
     } else if (a.kind === 'send_continuation') S.continuationReady = true
-    else if (a.kind === 'report_dropped') void $.ui.log(a.message ?? 'notesoup: the continuation prompt was dropped')
-    else if (a.kind === 'refuse' && a.message) void $.ui.log(`notesoup: ${a.message}`)
+    else if (a.kind === 'report_dropped') $.ui.log(a.message ?? 'notesoup: the continuation prompt was dropped')
+    else if (a.kind === 'refuse' && a.message) $.ui.log(`notesoup: ${a.message}`)
   }
+}
+
+/**
+ * Lets work run outside the hook that started it. A failure there has no
+ * caller to reach (the session may even have ended), so it goes to the
+ * debug log instead of surfacing as an unhandled rejection.
+ */
+function background($: EngineInterface, work: Promise<unknown>): void {
+  work.catch((err: unknown) => {
+    try {
+      $.ui.log(`notesoup: background work failed: ${String(err)}`, { to: 'debug' })
+    } catch {
+      // The session is gone; there is nobody left to tell.
+    }
+  })
 }
 
 /** Runs Claude's compaction command carrying the attempt's marker. */
@@ -326,19 +339,18 @@ async function runCompaction($: EngineInterface, marker: string): Promise<void> 
 }
 
 /**
- * Queues one plugin-origin prompt through the plugin's prompt commands
- * (commands/continue.md, commands/closeout.md): $.prompt.submit has no
- * session to submit to under -p, while $.command.run is queued and runs once
- * the session is idle, interactively and headless alike. A command that
- * cannot be queued is reported to the flow.
+ * Queues the continuation through the plugin's prompt command
+ * commands/continue.md: $.prompt.submit has no session to submit to under
+ * -p, while $.command.run is queued and runs once the session is idle,
+ * interactively and headless alike. A command that cannot be queued after a
+ * commit is reported to the flow as a dropped continuation.
  */
-async function submit($: EngineInterface, origin: 'continuation' | 'closeout', args?: string): Promise<void> {
+async function submitContinuation($: EngineInterface): Promise<void> {
   try {
-    await $.command.run({ command: origin === 'continuation' ? CONTINUE_COMMAND : CLOSEOUT_COMMAND, ...(args ? { args } : {}) })
+    await $.command.run({ command: CONTINUE_COMMAND })
   } catch (err) {
-    await $.ui.log(`notesoup: ${origin} prompt not submitted (${String(err)})`, { to: 'debug' })
-    if (origin === 'closeout') perform($, await flow($, { type: 'closeout_failed' }))
-    else if (S.continuationReady) {
+    await $.ui.log(`notesoup: continuation prompt not submitted (${String(err)})`, { to: 'debug' })
+    if (S.continuationReady) {
       S.continuationReady = false
       perform($, await flow($, { type: 'continuation_dropped' }))
     }
@@ -354,7 +366,7 @@ export async function onContinueCommand($: EngineInterface, e: Parameters<Hooks[
   if (S.disabled) return next(e)
   const p = S.pending
   if (!S.continuationReady && p) await checkMessagesEvidence($, p)
-  if (!S.continuationReady) return { text: 'notesoup: no continuation (the reset did not commit, or it ends here)', isTextDisplayOnly: true as const }
+  if (!S.continuationReady) return { text: 'no continuation (the reset did not commit, or it ends here)', isTextDisplayOnly: true as const }
   S.continuationReady = false
   S.submitted = 'continuation'
   return next(e)
@@ -426,7 +438,7 @@ export async function onAppend($: EngineInterface, e: Parameters<Hooks['session.
   if (p) {
     const m = r.message as { type?: string; subtype?: string; content?: readonly unknown[] }
     if (m.type === 'system' && e.door === 'compaction') p.boundarySeen = true
-    else if (p.boundarySeen && m.type === 'user' && blockText(m.content) === p.boot) void commit($, p.marker)
+    else if (p.boundarySeen && m.type === 'user' && blockText(m.content) === p.boot) await commit($, p.marker)
   }
   return r
 }
@@ -457,23 +469,38 @@ export async function onCapCommand($: EngineInterface, e: Parameters<Hooks['comm
   return { text: `notesoup cap: ${value} (warning at ${l.warning ?? '?'} tokens, reset at ${l.hard ?? '?'})` }
 }
 
+/**
+ * /empty and /fresh-window (the prompt commands commands/empty.md and
+ * commands/fresh-window.md): STOP for the pending or in-flight reset. While
+ * idle the command's own turn is the hidden close-out, its text the shared
+ * budget warning, so the model can save notes; the reset follows when that
+ * turn completes. While busy the current turn is the close-out. The
+ * close-out is the command's own turn because a command.run hook cannot
+ * queue another command (the engine refuses it).
+ */
 export async function onStopCommand($: EngineInterface, e: Parameters<Hooks['command.run']>[1], next: Parameters<Hooks['command.run']>[2]) {
   if (S.disabled) return next(e)
+  const name = `/${String(e.command).replace(/^notesoup:/, '')}`
   const acts = await flow($, { type: 'manual_stop' })
   const refused = acts.find((a) => a.kind === 'refuse')
-  if (refused) return { text: `/${String(e.command)} cannot run: ${refused.message ?? 'refused'}` }
-  if (acts.some((a) => a.kind === 'submit_closeout')) {
-    const w = await callHelper($, 'text.warning', await caller($), { reset_tool: TOOL_PREFIX + RESET_TOOL, tokens_left: 0 })
-    if (!w.ok) {
-      await flow($, { type: 'closeout_failed' })
-      return { text: `/${String(e.command)}: the close-out could not load (${w.error.message}); try again` }
-    }
-    S.submitted = 'closeout'
-    void submit($, 'closeout', String((w.result as { text?: unknown }).text ?? ''))
-    return { text: 'notesoup: saving notes, then the window is reset' }
+  if (refused) return { text: `${name} cannot run: ${refused.message ?? 'refused'}` }
+  if (!acts.some((a) => a.kind === 'submit_closeout')) {
+    perform($, acts)
+    return { text: `notesoup: ${name} recorded; the window is reset when the current turn ends` }
   }
-  perform($, acts)
-  return { text: 'notesoup: the window is reset when the current turn ends' }
+  const w = await callHelper($, 'text.warning', await caller($), { reset_tool: TOOL_PREFIX + RESET_TOOL, tokens_left: 0 })
+  if (!w.ok) {
+    await flow($, { type: 'closeout_failed' })
+    return { text: `${name}: the close-out could not load (${w.error.message}); nothing was reset, try again` }
+  }
+  S.submitted = 'closeout'
+  try {
+    return await next({ ...e, args: String((w.result as { text?: unknown }).text ?? '') })
+  } catch (err) {
+    S.submitted = undefined
+    await flow($, { type: 'closeout_failed' })
+    return { text: `${name}: the close-out was not submitted (${String(err)}); nothing was reset, try again` }
+  }
 }
 
 type Hooks = {

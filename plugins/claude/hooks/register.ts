@@ -22,7 +22,7 @@ export const register: Register = (on) => {
   on('session.compact', onCompact)
   on('session.append', onAppend)
   on('command.run', { command: 'notesoup' }, onCapCommand)
-  on('command.run', { command: 'empty' }, onStopCommand)
-  on('command.run', { command: 'fresh-window' }, onStopCommand)
+  on('command.run', { command: 'notesoup:empty' }, onStopCommand)
+  on('command.run', { command: 'notesoup:fresh-window' }, onStopCommand)
   on('command.run', { command: 'notesoup:continue' }, onContinueCommand)
 }

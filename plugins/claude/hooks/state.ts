@@ -88,9 +88,6 @@ export function compactArgs(marker: string): string {
 /** The prompt command (commands/continue.md) that sends the one continuation after a committed reset. */
 export const CONTINUE_COMMAND = 'notesoup:continue'
 
-/** The prompt command (commands/closeout.md) that sends /empty's hidden close-out (the budget warning). */
-export const CLOSEOUT_COMMAND = 'notesoup:closeout'
-
 /** The synthetic answer that ends the requesting turn without a model request. */
 export const CUTOFF_TEXT = 'notesoup: the context window is being reset now.'
 

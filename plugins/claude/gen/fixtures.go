@@ -1,0 +1,183 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/notesoup/notesoup/shared/reset"
+)
+
+// fixtureSeed is the handoff seed of every fixture session; any value
+// works, a fixed one keeps the generated file stable.
+const fixtureSeed = 42
+
+// fixtureStep is one event the hooks module is expected to send, as the
+// caller's session sees it.
+type fixtureStep struct {
+	Session string `json:"session"`
+	Event   string `json:"-"`
+}
+
+// scenario is an ordered list of events the hooks module must send to the
+// helper for one sequence of Claude Code events (the TypeScript test drives
+// the Claude side, plugins/claude/tests/flow.test.ts).
+type scenario struct {
+	Name  string
+	Steps []fixtureStep
+}
+
+func s1(ev string) fixtureStep { return fixtureStep{Session: "s1", Event: ev} }
+
+// The opening every main-loop scenario shares: the identity binding at
+// session.start, a natural turn and its first step.
+var opening = []fixtureStep{
+	s1(`{"type":"session_changed","session":"s1"}`),
+	s1(`{"type":"turn_started","origin":"natural"}`),
+	s1(`{"type":"step"}`),
+}
+
+func with(steps ...fixtureStep) []fixtureStep {
+	return append(append([]fixtureStep{}, opening...), steps...)
+}
+
+// resetTail is a tool reset's cutoff, completion, compaction and commit.
+func resetTail(marker string) []fixtureStep {
+	return []fixtureStep{
+		s1(`{"type":"step"}`),
+		s1(`{"type":"turn_completed"}`),
+		s1(`{"type":"compaction_started","marker":"` + marker + `"}`),
+		s1(`{"type":"compaction_committed","marker":"` + marker + `","evidence":true}`),
+	}
+}
+
+// scenarios covers the seed's validation list at the hooks-module layer; the
+// flow's own exhaustive properties are tested in shared/reset.
+func scenarios() []scenario {
+	m := reset.Marker(1, 2) // generation 1, attempt 2 (request 1 came first)
+	return []scenario{
+		{"reset_terminate_omitted", with(append([]fixtureStep{s1(`{"type":"reset_requested"}`)}, resetTail(m)...)...)},
+		{"reset_terminate_false", with(append([]fixtureStep{s1(`{"type":"reset_requested","last_word":"check the plan","terminate":false}`)}, resetTail(m)...)...)},
+		{"reset_terminate_true", with(append([]fixtureStep{s1(`{"type":"reset_requested","last_word":"bye","terminate":true}`)}, resetTail(m)...)...)},
+		{"invalid_boolean", with(s1(`{"type":"reset_requested","terminate":"yes"}`), s1(`{"type":"step"}`), s1(`{"type":"turn_completed"}`))},
+		{"first_request_wins", with(append([]fixtureStep{
+			s1(`{"type":"reset_requested","last_word":"first"}`),
+			s1(`{"type":"reset_requested","last_word":"second","terminate":true}`),
+		}, resetTail(m)...)...)},
+		{"manual_stop_idle", []fixtureStep{
+			s1(`{"type":"session_changed","session":"s1"}`),
+			s1(`{"type":"manual_stop"}`),
+			s1(`{"type":"turn_started","origin":"closeout"}`),
+			s1(`{"type":"step"}`),
+			s1(`{"type":"turn_completed"}`),
+			s1(`{"type":"compaction_started","marker":"` + m + `"}`),
+			s1(`{"type":"compaction_committed","marker":"` + m + `","evidence":true}`),
+		}},
+		{"stop_consumed_by_native", with(
+			s1(`{"type":"reset_requested"}`),
+			s1(`{"type":"manual_stop"}`),
+			s1(`{"type":"native_compaction"}`),
+			s1(`{"type":"step"}`),
+			s1(`{"type":"turn_completed"}`),
+		)},
+		{"natural_input", with(
+			s1(`{"type":"reset_requested"}`),
+			s1(`{"type":"input_accepted"}`),
+			s1(`{"type":"step"}`),
+			s1(`{"type":"input_delivered"}`),
+			s1(`{"type":"turn_completed"}`),
+			s1(`{"type":"compaction_started","marker":"`+m+`"}`),
+			s1(`{"type":"compaction_committed","marker":"`+m+`","evidence":true}`),
+		)},
+		{"failed_commit_retried", with(
+			s1(`{"type":"reset_requested"}`),
+			s1(`{"type":"step"}`),
+			s1(`{"type":"turn_completed"}`),
+			s1(`{"type":"compaction_failed","marker":"`+m+`"}`),
+			s1(`{"type":"turn_started","origin":"natural"}`),
+			s1(`{"type":"step"}`),
+			s1(`{"type":"turn_completed"}`),
+		)},
+		{"closeout_submission_fails", []fixtureStep{
+			s1(`{"type":"session_changed","session":"s1"}`),
+			s1(`{"type":"manual_stop"}`),
+			s1(`{"type":"closeout_failed"}`),
+			s1(`{"type":"manual_stop"}`),
+		}},
+		{"session_change", append(with(s1(`{"type":"reset_requested"}`)),
+			fixtureStep{Session: "s2", Event: `{"type":"session_changed","session":"s2"}`},
+			fixtureStep{Session: "s2", Event: `{"type":"step"}`},
+		)},
+		{"user_compact_vetoed", []fixtureStep{
+			s1(`{"type":"session_changed","session":"s1"}`),
+			s1(`{"type":"compaction_started"}`),
+		}},
+	}
+}
+
+// fixtureOut is one step as the TypeScript fake helper replays it.
+type fixtureOut struct {
+	Session string          `json:"session"`
+	Event   json.RawMessage `json:"event"`
+	Actions []actionOut     `json:"actions"`
+	// Window and Warned are the persisted state after the step (reset.state).
+	Window int64 `json:"window"`
+	Warned bool  `json:"warned"`
+}
+
+// actionOut is a reset action as reset.event returns it.
+type actionOut struct {
+	reset.Action
+	HandoffText string `json:"handoff_text,omitempty"`
+}
+
+// RenderFixtures runs every scenario through shared/reset (one state per
+// session, as the helper's store keeps them) and returns the TypeScript
+// module the plugin tests import.
+func RenderFixtures() ([]byte, error) {
+	all := map[string][]fixtureOut{}
+	var names []string
+	for _, sc := range scenarios() {
+		states := map[string]reset.State{}
+		var steps []fixtureOut
+		for i, st := range sc.Steps {
+			ev, err := reset.DecodeEvent([]byte(st.Event))
+			if err != nil {
+				return nil, fmt.Errorf("scenario %s step %d: %w", sc.Name, i, err)
+			}
+			s, ok := states[st.Session]
+			if !ok {
+				s = reset.NewState(st.Session, fixtureSeed)
+			}
+			next, acts := reset.Step(s, ev)
+			states[st.Session] = next
+			out := fixtureOut{Session: st.Session, Event: json.RawMessage(st.Event), Window: next.Window, Warned: next.Warned}
+			for _, a := range acts {
+				o := actionOut{Action: a}
+				if a.Kind == reset.ActInstallBoot {
+					t, err := reset.Handoff(a.Pool, a.Handoff)
+					if err != nil {
+						return nil, err
+					}
+					o.HandoffText = t
+				}
+				out.Actions = append(out.Actions, o)
+			}
+			steps = append(steps, out)
+		}
+		all[sc.Name] = steps
+		names = append(names, sc.Name)
+	}
+	js, err := json.MarshalIndent(all, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	b.WriteString("// Code generated by plugins/claude/gen from shared/reset (scenarios in gen/fixtures.go); DO NOT EDIT.\n\n")
+	b.WriteString("/** One event the hooks module must send, the actions and state the real flow answers with. */\n")
+	b.WriteString("export type FixtureStep = {\n  session: string\n  event: Record<string, unknown>\n  actions: Record<string, unknown>[]\n  window: number\n  warned: boolean\n}\n\n")
+	b.WriteString("/** Scenario name → the steps, in order. */\nexport const SCENARIOS: Record<string, readonly FixtureStep[]> = ")
+	b.Write(js)
+	b.WriteString("\n")
+	return b.Bytes(), nil
+}
