@@ -19,7 +19,7 @@ pi-build: build
 # npm ci from the committed lock: pinned typescript, @types/node and Pi
 # itself (for its extension API types).
 pi-npm:
-	cd $(PI_DIR) && npm ci --no-audit --no-fund
+	cd $(PI_DIR) && npm ci --no-audit --no-fund --ignore-scripts
 
 pi-typecheck: pi-npm
 	cd $(PI_DIR) && npm run --silent typecheck

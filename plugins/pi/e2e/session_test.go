@@ -3,12 +3,15 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/notesoup/notesoup/testkit/modelserver"
 )
 
 // bootsIn counts boot blocks in a request body (the JSON-escaped text pi
@@ -110,5 +113,46 @@ func TestStatusCommand(t *testing.T) {
 	}
 	if n := len(e.bodies()); n != 1 {
 		t.Errorf("/notesoup status made %d model requests, want none after the first run's one", n-1)
+	}
+}
+
+// TestInstalledPackage installs the plugin folder with pi's own package
+// mechanism (pi install <path>) and runs without -e; the binary is named
+// with --notesoup-bin, which wins over the plugin-local build.
+func TestInstalledPackage(t *testing.T) {
+	e := setup(t, "plain.json", nil)
+	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
+	defer cancel()
+	opts := modelserver.AgentOptions{PiContextWindow: contextWindow, Env: []string{"NOTESOUP_HOME=" + e.notesHome}}
+	install, err := e.w.Command(ctx, modelserver.Pi, e.pi, e.srv.URL(), opts, "install", e.ext)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := install.CombinedOutput(); err != nil {
+		t.Fatalf("pi install %s: %v\n%s", e.ext, err, out)
+	}
+	// A copy of the binary elsewhere: only the flag can name it.
+	bin := filepath.Join(e.w.Dir, "elsewhere", "notesoup")
+	raw, err := os.ReadFile(filepath.Join(e.ext, "bin", "notesoup"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, raw, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run, err := e.w.Command(ctx, modelserver.Pi, e.pi, e.srv.URL(), opts,
+		"-nc", "--provider", "fake", "--model", modelserver.DefaultModel, "--notesoup-bin", bin, "-p", "/notesoup status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := run.CombinedOutput()
+	if err != nil {
+		t.Fatalf("pi: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "notesoup: binary "+bin+" (flag)") {
+		t.Errorf("installed package did not load or did not use --notesoup-bin:\n%s", out)
 	}
 }

@@ -209,3 +209,17 @@ test("/notesoup empty while idle: close-out turn, then reset without continuatio
 	assert.equal(f.ctx.entries.filter((e) => e.type === "compaction").length, 1);
 	assert.deepEqual(f.user, [], "STOP: no continuation");
 });
+
+test("get_context_remaining reports the measurement, the points with their source and the tokens left", async () => {
+	const cases = [
+		{ name: "measured", tokens: 100000 as number | null, want: [/Context: 100,000 tokens used of a 200,000-token window\./, /Warning point: 159,040 tokens\. Hard point \(automatic reset\): 175,424 tokens\. Source: pi: model window 200000/, /Tokens left before the automatic reset: 75,424\./] },
+		{ name: "right after a reset", tokens: null, want: [/not measured yet/, /Hard point \(automatic reset\): 175,424/] },
+	];
+	for (const c of cases) {
+		const f = setup(200000);
+		f.ctx.tokens = c.tokens;
+		const r = await f.integ.contextReport(f.ctx);
+		for (const re of c.want) assert.match(r.text, re, c.name);
+		if (c.tokens === null) assert.doesNotMatch(r.text, /Tokens left/, c.name);
+	}
+});
