@@ -88,8 +88,11 @@ func runLimits(args []string, stdout, stderr io.Writer) int {
 	}
 	point := resolve(in)
 	marginSettings := in.Settings
-	if *harness == "pi" && len(marginSettings) == 0 {
+	switch *harness {
+	case "pi":
 		marginSettings = pi.SettingsJSON(in)
+	case "claude":
+		marginSettings = claude.SettingsJSON(in)
 	}
 	margins := reset.MarginsFromSettings(marginSettings)
 	limits, err := reset.ComputeLimits(point, margins, in.Cap)

@@ -1,8 +1,11 @@
 package claude
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -34,6 +37,7 @@ const (
 	envAutoWindow     = "CLAUDE_CODE_AUTO_COMPACT_WINDOW"
 	envDisableAuto    = "DISABLE_AUTO_COMPACT"
 	envDisableCompact = "DISABLE_COMPACT"
+	envConfigDir      = "CLAUDE_CONFIG_DIR"
 )
 
 // Thresholds resolves Claude Code's native auto-compaction point from, in
@@ -57,11 +61,17 @@ const (
 // wrong type is noted and the next source is used. A point that leaves
 // nothing after the reserves is reported unresolved, never guessed.
 func Thresholds(in reset.ThresholdInput) reset.NativePoint {
-	var notes []string
-	settings, err := reset.ParseJSONObject(in.Settings)
-	if err != nil {
-		notes = append(notes, "settings ignored: "+err.Error())
-		settings = map[string]any{}
+	var notes, files []string
+	var settings map[string]any
+	if len(strings.TrimSpace(string(in.Settings))) > 0 {
+		s, err := reset.ParseJSONObject(in.Settings)
+		if err != nil {
+			notes = append(notes, "settings ignored: "+err.Error())
+			s = map[string]any{}
+		}
+		settings = s
+	} else {
+		settings, files, notes = settingsFiles(in)
 	}
 	usage, err := reset.ParseJSONObject(in.Usage)
 	if err != nil {
@@ -84,7 +94,81 @@ func Thresholds(in reset.ThresholdInput) reset.NativePoint {
 		notes = append(notes, envDisableCompact+" is set: warnings and explicit resets are suppressed")
 	}
 	p.Notes = append(notes, p.Notes...)
+	p.Files = files
 	return p
+}
+
+// SettingsJSON returns the settings Thresholds reads (the caller's, or the
+// merged settings files) as JSON, so the budget policy can read its margins
+// from their notesoup object.
+func SettingsJSON(in reset.ThresholdInput) []byte {
+	if len(strings.TrimSpace(string(in.Settings))) > 0 {
+		return in.Settings
+	}
+	s, _, _ := settingsFiles(in)
+	b, _ := json.Marshal(s)
+	return b
+}
+
+// settingsFiles merges Claude's settings files for a caller that passes no
+// merged settings: <config dir>/settings.json ($CLAUDE_CONFIG_DIR or
+// ~/.claude), then the project's .claude/settings.json and
+// .claude/settings.local.json, later files winning key by key. (The mod
+// passes $.settings.read(), which also has the flag and policy layers.)
+func settingsFiles(in reset.ThresholdInput) (map[string]any, []string, []string) {
+	var paths, notes []string
+	dir := in.Env[envConfigDir]
+	if dir == "" {
+		home := in.Home
+		if home == "" {
+			home, _ = os.UserHomeDir()
+		}
+		if home != "" {
+			dir = filepath.Join(home, ".claude")
+		}
+	}
+	if dir != "" {
+		paths = append(paths, filepath.Join(dir, "settings.json"))
+	}
+	if in.Cwd != "" {
+		paths = append(paths, filepath.Join(in.Cwd, ".claude", "settings.json"), filepath.Join(in.Cwd, ".claude", "settings.local.json"))
+	}
+	merged := map[string]any{}
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			notes = append(notes, fmt.Sprintf("%s not read: %v", p, err))
+			continue
+		}
+		obj, err := reset.ParseJSONObject(data)
+		if err != nil {
+			notes = append(notes, fmt.Sprintf("%s ignored: %v", p, err))
+			continue
+		}
+		mergeSettings(merged, obj)
+	}
+	return merged, paths, notes
+}
+
+// mergeSettings overlays src on dst, merging nested objects key by key.
+func mergeSettings(dst, src map[string]any) {
+	for k, v := range src {
+		sv, isObj := v.(map[string]any)
+		dv, dstObj := dst[k].(map[string]any)
+		if isObj && dstObj {
+			cp := make(map[string]any, len(dv))
+			for dk, dval := range dv {
+				cp[dk] = dval
+			}
+			mergeSettings(cp, sv)
+			dst[k] = cp
+			continue
+		}
+		dst[k] = v
+	}
 }
 
 type resolver struct {

@@ -1,6 +1,8 @@
 package claude
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -125,6 +127,9 @@ func TestThresholds(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			if c.in.Home == "" {
+				c.in.Home = t.TempDir() // never this machine's own ~/.claude
+			}
 			p := Thresholds(c.in)
 			if c.tokens == 0 {
 				if p.Resolved || !strings.Contains(p.Reason, c.source) || p.Window != c.window {
@@ -150,7 +155,7 @@ func TestThresholds(t *testing.T) {
 
 func TestDisableCompact(t *testing.T) {
 	for _, v := range []string{"1", "true", "anything"} {
-		p := Thresholds(reset.ThresholdInput{Env: map[string]string{envDisableCompact: v}})
+		p := Thresholds(reset.ThresholdInput{Home: t.TempDir(), Env: map[string]string{envDisableCompact: v}})
 		if !p.CompactDisabled || !p.Resolved {
 			t.Fatalf("DISABLE_COMPACT=%q: %+v", v, p)
 		}
@@ -159,13 +164,13 @@ func TestDisableCompact(t *testing.T) {
 			t.Fatalf("DISABLE_COMPACT must suppress warnings and resets: %+v", l)
 		}
 	}
-	if Thresholds(reset.ThresholdInput{Env: map[string]string{envDisableCompact: ""}}).CompactDisabled {
+	if Thresholds(reset.ThresholdInput{Home: t.TempDir(), Env: map[string]string{envDisableCompact: ""}}).CompactDisabled {
 		t.Fatalf("an empty DISABLE_COMPACT is not set")
 	}
 }
 
 func TestThresholdsWired(t *testing.T) {
-	if resolveThresholds == nil || resolveThresholds(reset.ThresholdInput{}).Tokens != 167_000 {
+	if resolveThresholds == nil || resolveThresholds(reset.ThresholdInput{Home: t.TempDir()}).Tokens != 167_000 {
 		t.Fatalf("the plugin's resolver is not Thresholds")
 	}
 }
@@ -178,11 +183,12 @@ func FuzzThresholds(f *testing.F) {
 	f.Add([]byte(`{"autoCompactEnabled":false,"modelSettings":{"m":{"autoCompactWindow":1e9}}}`), []byte(`{"context":{"window":"x"}}`), "abc", "150k", int64(0))
 	f.Add([]byte(`[`), []byte(`null`), "", "1", int64(40_000))
 	f.Add([]byte(`{}`), []byte(`{"context":{"breakdown":{"rawMaxTokens":100000,"autoCompactThreshold":2000000}}}`), "", "", int64(0))
+	home := f.TempDir()
 	f.Fuzz(func(t *testing.T, settings, usage []byte, pct, envWindow string, capTokens int64) {
 		if capTokens < 0 || capTokens > reset.MaxCapTokens {
 			return
 		}
-		in := reset.ThresholdInput{Model: "m", Settings: settings, Usage: usage,
+		in := reset.ThresholdInput{Model: "m", Settings: settings, Usage: usage, Home: home,
 			Env: map[string]string{envPctOverride: pct, envAutoWindow: envWindow}}
 		base := Thresholds(in)
 		in.Cap = capTokens
@@ -200,6 +206,69 @@ func FuzzThresholds(f *testing.F) {
 		}
 		if base.Resolved && capped.Resolved && capped.Tokens > base.Tokens {
 			t.Fatalf("cap %d raised the point from %d to %d", capTokens, base.Tokens, capped.Tokens)
+		}
+	})
+}
+
+func TestSettingsFiles(t *testing.T) {
+	write := func(t *testing.T, path, content string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	window1M := []byte(`{"context":{"window":1000000}}`)
+	t.Run("user, project and local layers, later wins key by key", func(t *testing.T) {
+		root := t.TempDir()
+		in := reset.ThresholdInput{Model: "m", Usage: window1M, Home: filepath.Join(root, "home"), Cwd: filepath.Join(root, "work")}
+		write(t, filepath.Join(in.Home, ".claude", "settings.json"), `{"autoCompactWindow":300000,"modelSettings":{"m":{"autoCompactWindow":250000}}}`)
+		write(t, filepath.Join(in.Cwd, ".claude", "settings.json"), `{"autoCompactWindow":200000}`)
+		write(t, filepath.Join(in.Cwd, ".claude", "settings.local.json"), `{"modelSettings":{"m":{"other":1}}}`)
+		p := Thresholds(in)
+		// modelSettings.m.autoCompactWindow 250000 survives the local
+		// layer's merge; the project's 200000 is the smallest.
+		if p.Tokens != 167_000 || !strings.Contains(p.Source, "capped by autoCompactWindow") || len(p.Files) != 3 {
+			t.Fatalf("%+v", p)
+		}
+	})
+	t.Run("CLAUDE_CONFIG_DIR relocates the user settings", func(t *testing.T) {
+		root := t.TempDir()
+		in := reset.ThresholdInput{Usage: window1M, Home: filepath.Join(root, "home"), Env: map[string]string{envConfigDir: filepath.Join(root, "cfg")}}
+		write(t, filepath.Join(in.Home, ".claude", "settings.json"), `{"autoCompactWindow":100000}`)
+		write(t, filepath.Join(root, "cfg", "settings.json"), `{"autoCompactEnabled":false}`)
+		p := Thresholds(in)
+		if p.Tokens != 980_000 || p.AutoCompactEnabled || p.Files[0] != filepath.Join(root, "cfg", "settings.json") {
+			t.Fatalf("%+v", p)
+		}
+	})
+	t.Run("a broken file is noted and skipped", func(t *testing.T) {
+		root := t.TempDir()
+		in := reset.ThresholdInput{Usage: window1M, Home: root, Cwd: filepath.Join(root, "w")}
+		write(t, filepath.Join(root, ".claude", "settings.json"), `{"autoCompactWindow":100000}`)
+		write(t, filepath.Join(in.Cwd, ".claude", "settings.json"), `{`)
+		p := Thresholds(in)
+		if p.Tokens != 67_000 || len(p.Notes) != 1 {
+			t.Fatalf("%+v", p)
+		}
+	})
+	t.Run("margins come from the merged files' notesoup object", func(t *testing.T) {
+		root := t.TempDir()
+		in := reset.ThresholdInput{Home: root, Cwd: filepath.Join(root, "w")}
+		write(t, filepath.Join(root, ".claude", "settings.json"), `{"notesoup":{"resetMarginTokens":100}}`)
+		write(t, filepath.Join(in.Cwd, ".claude", "settings.local.json"), `{"notesoup":{"warningRunwayTokens":200}}`)
+		if m := reset.MarginsFromSettings(SettingsJSON(in)); m.ResetMargin != 100 || m.WarningRunway != 200 {
+			t.Fatalf("margins %+v", m)
+		}
+	})
+	t.Run("passed settings win over files", func(t *testing.T) {
+		root := t.TempDir()
+		write(t, filepath.Join(root, ".claude", "settings.json"), `{"autoCompactWindow":100000}`)
+		p := Thresholds(reset.ThresholdInput{Usage: window1M, Home: root, Settings: []byte(`{}`)})
+		if p.Tokens != 967_000 || len(p.Files) != 0 {
+			t.Fatalf("%+v", p)
 		}
 	})
 }
