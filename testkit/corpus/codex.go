@@ -36,6 +36,8 @@ func (s *session) writeCodex(w *lineWriter) {
 	b = append(b, `{"account_scoped":true,"session_id":"`+s.id+`","id":"`+s.id+`"`...)
 	if s.parent != nil {
 		b = append(b, `,"forked_from_id":"`+s.parent.id+`","forked_from_ordinal_exclusive":`+strconv.Itoa(ord-1)...)
+		// A paginated fork: the parent's prefix is inherited, not copied.
+		b = append(b, `,"history_base":{"thread_id":"`+s.parent.id+`","end_ordinal_exclusive":`+strconv.Itoa(ord-1)+`,"end_byte_offset":`+strconv.FormatInt(s.parent.prefixBytes, 10)+`}`...)
 	}
 	b = append(b, `,"timestamp":"`+stamp(t)+`","cwd":`...)
 	b = str(b, s.cwd)

@@ -1,0 +1,263 @@
+package search
+
+import (
+	"bytes"
+	"strings"
+)
+
+// A raw-bytes prefilter proves, without decoding, that a transcript holds no
+// event a history_list query would match, so only candidate files are
+// decoded. It is used only where that proof holds:
+//
+//   - The query is ASCII. A match is found by history.IndexFold, which for an
+//     ASCII query compares bytes with ASCII case folding, so every matched
+//     letter or digit is that byte of the decoded text.
+//   - The proof is over the query's atoms: its maximal runs of ASCII letters
+//     and digits. Every atom of a match lies inside one JSON string value of
+//     the file, or in text a decoder adds (a separator, a prefix). A letter
+//     or digit inside a JSON string is written literally unless the writer
+//     chose a \u00XX escape for it, and decoders join values only with
+//     separators (spaces, newlines, backticks, "__"), never letter to letter.
+//     So each atom of a match appears in the raw bytes, case-folded, unless
+//     the file escapes a letter or digit as \u00XX (then the file is
+//     decoded) or the atom is part of a word a decoder synthesizes (then the
+//     atom proves nothing and is not required).
+//   - The file holds all of its events. A Codex fork that inherits its
+//     parent's rows through history_base is decoded instead.
+//
+// Requiring every atom somewhere in the file, not side by side, is weaker
+// than the match itself: it may let a file through that then decodes to no
+// match, never the reverse.
+
+// synthesizedWords are the words decoders write into event text or tool
+// names themselves (Pi's "Ran `cmd`" and "[request failed] ", Codex's
+// "[turn failed] "). An atom that is part of one may match text that is not
+// in the file.
+var synthesizedWords = []string{"ran", "request", "failed", "turn"}
+
+// plan is a query prepared for the raw scan.
+type plan struct {
+	// atoms are the lower-cased atoms the file must contain, longest first
+	// (the longest is usually the rarest, so a miss is found soonest).
+	atoms []string
+	// ok is false when the query cannot be prefiltered: not ASCII, or no
+	// atom that proves anything. Every file is then decoded.
+	ok bool
+}
+
+// newPlan prepares query for the prefilter.
+func newPlan(query string) plan {
+	for i := 0; i < len(query); i++ {
+		if query[i] >= 0x80 {
+			return plan{}
+		}
+	}
+	var atoms []string
+	seen := map[string]bool{}
+	for _, a := range strings.FieldsFunc(strings.ToLower(query), func(r rune) bool { return !isAlnum(byte(r)) }) {
+		if seen[a] || synthesized(a) {
+			continue
+		}
+		seen[a] = true
+		atoms = append(atoms, a)
+	}
+	if len(atoms) == 0 {
+		return plan{}
+	}
+	// Longest first; drop atoms contained in a longer one (implied).
+	for i := 1; i < len(atoms); i++ {
+		for j := i; j > 0 && len(atoms[j]) > len(atoms[j-1]); j-- {
+			atoms[j], atoms[j-1] = atoms[j-1], atoms[j]
+		}
+	}
+	kept := atoms[:0]
+	for _, a := range atoms {
+		implied := false
+		for _, k := range kept {
+			if strings.Contains(k, a) {
+				implied = true
+				break
+			}
+		}
+		if !implied {
+			kept = append(kept, a)
+		}
+	}
+	return plan{atoms: kept, ok: true}
+}
+
+func synthesized(atom string) bool {
+	for _, w := range synthesizedWords {
+		if strings.Contains(w, atom) {
+			return true
+		}
+	}
+	return false
+}
+
+func isAlnum(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// scanner runs a plan over a file's bytes, chunk by chunk.
+type scanner struct {
+	p       plan
+	found   []bool
+	missing int
+	// escaped is set once the file escapes a letter or digit as \u00XX;
+	// the atoms' absence then proves nothing.
+	escaped bool
+}
+
+func newScanner(p plan) *scanner {
+	return &scanner{p: p, found: make([]bool, len(p.atoms)), missing: len(p.atoms)}
+}
+
+// overlap is how many bytes of one chunk the next must repeat so that an
+// atom or an escape across the boundary is still seen.
+func (s *scanner) overlap() int {
+	n := len(`\u0041`) - 1
+	for _, a := range s.p.atoms {
+		if len(a)-1 > n {
+			n = len(a) - 1
+		}
+	}
+	return n
+}
+
+// feed scans one chunk (which repeats the previous chunk's last overlap()
+// bytes). done reports that the answer is settled: every atom was found
+// (the file is a candidate).
+func (s *scanner) feed(chunk []byte) (done bool) {
+	for i, a := range s.p.atoms {
+		if !s.found[i] && indexFoldASCII(chunk, a) >= 0 {
+			s.found[i] = true
+			s.missing--
+		}
+	}
+	if s.missing == 0 {
+		return true
+	}
+	if !s.escaped && hasAlnumEscape(chunk) {
+		s.escaped = true
+	}
+	return false
+}
+
+// candidate reports, after the whole file was fed, whether it may match.
+func (s *scanner) candidate() bool { return s.missing == 0 || s.escaped }
+
+// hasAlnumEscape reports whether b holds a JSON \u00XX escape of an ASCII
+// letter or digit. An escaped backslash before it ("\\u0041") is a literal
+// backslash, not an escape; counting it anyway only costs a decode.
+func hasAlnumEscape(b []byte) bool {
+	for {
+		i := bytes.Index(b, []byte(`\u00`))
+		if i < 0 || i+6 > len(b) {
+			return false
+		}
+		if c, ok := hexByte(b[i+4], b[i+5]); ok && isAlnum(c) {
+			return true
+		}
+		b = b[i+4:]
+	}
+}
+
+func hexByte(h, l byte) (byte, bool) {
+	hv, ok1 := hexVal(h)
+	lv, ok2 := hexVal(l)
+	return hv<<4 | lv, ok1 && ok2
+}
+
+func hexVal(c byte) (byte, bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0', true
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10, true
+	case c >= 'A' && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
+}
+
+// letterRank orders lower-case letters from rarest to most common in prose
+// and code, so the anchor byte of an atom is the one with the fewest false
+// starts.
+const letterRank = "qjzxvkwyfbghmpudclsnoritae"
+
+// indexFoldASCII returns the index of the first ASCII case-insensitive
+// occurrence of the lower-case atom a in b, or -1. It anchors on the atom's
+// rarest byte, found with bytes.IndexByte (vectorised) in both cases, and
+// verifies around each hit.
+func indexFoldASCII(b []byte, a string) int {
+	if len(a) == 0 {
+		return 0
+	}
+	at := anchor(a)
+	lo := a[at]
+	up := lo
+	if lo >= 'a' && lo <= 'z' {
+		up = lo - 'a' + 'A'
+	}
+	nextLo, nextUp := -2, -2 // -2: not searched yet
+	pos := at
+	for pos < len(b)-(len(a)-1-at) {
+		if nextLo != -1 && nextLo < pos {
+			if i := bytes.IndexByte(b[pos:], lo); i >= 0 {
+				nextLo = pos + i
+			} else {
+				nextLo = -1
+			}
+		}
+		if up != lo && nextUp != -1 && nextUp < pos {
+			if i := bytes.IndexByte(b[pos:], up); i >= 0 {
+				nextUp = pos + i
+			} else {
+				nextUp = -1
+			}
+		}
+		hit := nextLo
+		if up != lo && nextUp >= 0 && (hit < 0 || nextUp < hit) {
+			hit = nextUp
+		}
+		if hit < 0 {
+			return -1
+		}
+		start := hit - at
+		if start >= 0 && start+len(a) <= len(b) && equalFoldLower(b[start:start+len(a)], a) {
+			return start
+		}
+		pos = hit + 1
+	}
+	return -1
+}
+
+// anchor picks the position of the rarest byte of a.
+func anchor(a string) int {
+	best, bestRank := 0, -1
+	for i := 0; i < len(a); i++ {
+		r := strings.IndexByte(letterRank, a[i])
+		if r < 0 {
+			r = 0 // digits are as rare as the rarest letters in prose
+		}
+		if bestRank < 0 || r < bestRank {
+			best, bestRank = i, r
+		}
+	}
+	return best
+}
+
+// equalFoldLower compares b to the lower-case ASCII a, folding b.
+func equalFoldLower(b []byte, a string) bool {
+	for i := 0; i < len(a); i++ {
+		c := b[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != a[i] {
+			return false
+		}
+	}
+	return true
+}

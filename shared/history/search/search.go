@@ -1,0 +1,453 @@
+// Package search is a literal search over every session of every harness:
+// history_list's query (a plain, case-insensitive substring) across all
+// transcripts on the machine, without naming a session first.
+//
+// It is fast where it can prove it safe and exact everywhere: a raw-bytes
+// prefilter skips files that cannot match (see prefilter.go), only candidate
+// files are decoded by their harness's decoder, and answers are cached per
+// query and file, keyed on what proves the file unchanged (size,
+// modification time, a hash of its tail, and the same for the files a fork
+// inherits from), so a warm query reads only file ends and a changed file is
+// always searched again.
+package search
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/notesoup/notesoup/shared/history"
+)
+
+// Defaults.
+const (
+	// DefaultPerSession bounds the entries kept per session: the newest
+	// matches, as history_list's first page shows them. Count still counts
+	// them all.
+	DefaultPerSession = 5
+	// chunkBytes is the read size of the raw scan: big enough that read
+	// calls cost nothing, small enough that a worker's buffer stays small
+	// whatever the file size.
+	chunkBytes = 1 << 20
+)
+
+// Source is one harness's sessions.
+type Source struct {
+	Harness string
+	// Files lists the harness's session files (Path and ID at least).
+	Files func() ([]history.Session, error)
+	// Decoder decodes one of them.
+	Decoder history.Decoder
+}
+
+// Options configure a search.
+type Options struct {
+	Sources []Source
+	// CacheDir holds cached answers; "" disables the cache.
+	CacheDir string
+	// PerSession bounds the entries kept per session (DefaultPerSession
+	// when 0).
+	PerSession int
+	// Workers is the number of files searched at once (GOMAXPROCS when 0).
+	Workers int
+}
+
+// SessionHits is one session's matches.
+type SessionHits struct {
+	Session history.Session `json:"session"`
+	// Count is how many listable events match.
+	Count int `json:"count"`
+	// Entries are the newest matches (at most PerSession), oldest first,
+	// as history_list renders them.
+	Entries []history.Entry `json:"entries"`
+}
+
+// Stats say how a search was answered.
+type Stats struct {
+	Files       int   `json:"files"`
+	Bytes       int64 `json:"bytes"`
+	Cached      int   `json:"cached"`      // answered from the cache
+	Skipped     int   `json:"skipped"`     // proven not to match by the raw scan
+	Decoded     int   `json:"decoded"`     // decoded by the harness decoder
+	ScannedByte int64 `json:"scanned_bytes"`
+}
+
+// Result is a search's answer: sessions with matches, newest first.
+type Result struct {
+	Query    string        `json:"query"`
+	Sessions []SessionHits `json:"sessions"`
+	// Errors are per-file problems (a refused transcript, an unreadable
+	// file); the other files are still searched.
+	Errors []string `json:"errors,omitempty"`
+	Stats  Stats    `json:"stats"`
+}
+
+// job is one file to search.
+type job struct {
+	src  *Source
+	sess history.Session
+}
+
+// Search runs query over every session of every source.
+func Search(query string, opts Options) (Result, error) {
+	if query == "" {
+		return Result{}, errors.New("search: the query is empty; give the literal text to look for")
+	}
+	if strings.ContainsAny(query, "\n\r") {
+		return Result{}, errors.New("search: the query must be one line (it is a literal substring)")
+	}
+	per := opts.PerSession
+	if per <= 0 {
+		per = DefaultPerSession
+	}
+	if per > history.MaxListLimit {
+		return Result{}, fmt.Errorf("search: at most %d entries per session, got %d", history.MaxListLimit, per)
+	}
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	res := Result{Query: query}
+	var jobs []job
+	byID := map[string]string{} // "harness:id" -> path, for fork parents
+	for i := range opts.Sources {
+		src := &opts.Sources[i]
+		ss, err := src.Files()
+		if err != nil {
+			res.Errors = append(res.Errors, fmt.Sprintf("%s sessions: %v", src.Harness, err))
+		}
+		for _, s := range ss {
+			s.Harness = src.Harness
+			jobs = append(jobs, job{src: src, sess: s})
+			byID[src.Harness+":"+s.ID] = s.Path
+		}
+	}
+	cache := loadCache(opts.CacheDir, query, per)
+	s := &searcher{query: query, plan: newPlan(query), per: per, cache: cache, byID: byID}
+	answers := make([]*fileAnswer, len(jobs))
+	var (
+		wg    sync.WaitGroup
+		next  = make(chan int)
+		mu    sync.Mutex
+		stats Stats
+		dirty bool
+	)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ws := &worker{s: s, buf: make([]byte, 0, chunkBytes)}
+			for i := range next {
+				a, how, scanned := ws.answer(jobs[i])
+				answers[i] = a
+				mu.Lock()
+				stats.ScannedByte += scanned
+				switch how {
+				case fromCache:
+					stats.Cached++
+				case fromScan:
+					stats.Skipped++
+					dirty = true
+				case fromDecode:
+					stats.Decoded++
+					dirty = true
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	fresh := make(map[string]*fileAnswer, len(jobs))
+	for i, a := range answers {
+		if a == nil {
+			continue
+		}
+		stats.Files++
+		stats.Bytes += a.Key.Size
+		fresh[jobs[i].sess.Path] = a
+		if a.Err != "" {
+			res.Errors = append(res.Errors, a.Err)
+			continue
+		}
+		if a.Count > 0 {
+			res.Sessions = append(res.Sessions, SessionHits{Session: a.Session, Count: a.Count, Entries: a.Entries})
+		}
+	}
+	if len(fresh) != len(cache.Files) {
+		dirty = true // files were removed: drop their answers
+	}
+	res.Stats = stats
+	sort.SliceStable(res.Sessions, func(i, j int) bool {
+		a, b := res.Sessions[i], res.Sessions[j]
+		if !a.Session.Updated.Equal(b.Session.Updated) {
+			return a.Session.Updated.After(b.Session.Updated)
+		}
+		return a.Session.Path < b.Session.Path
+	})
+	if dirty {
+		cache.Files = fresh
+		if err := cache.save(opts.CacheDir); err != nil {
+			res.Errors = append(res.Errors, err.Error())
+		}
+	}
+	return res, nil
+}
+
+// How an answer was found.
+const (
+	fromCache = iota
+	fromScan
+	fromDecode
+	fromError
+)
+
+// searcher is what workers share.
+type searcher struct {
+	query string
+	plan  plan
+	per   int
+	cache *cacheFile // read-only while workers run
+	byID  map[string]string
+}
+
+// worker searches files one at a time with its own read buffer.
+type worker struct {
+	s   *searcher
+	buf []byte
+	// lastCandidate is the raw scan's verdict on the file just scanned.
+	lastCandidate bool
+}
+
+// answer finds one file's answer: from the cache when the file (and what
+// it inherits) is unchanged, else by scanning and, for candidates, decoding.
+func (w *worker) answer(j job) (*fileAnswer, int, int64) {
+	path := j.sess.Path
+	f, err := os.Open(path)
+	if err != nil {
+		return &fileAnswer{Session: j.sess, Err: fmt.Sprintf("%s: %v", path, err)}, fromError, 0
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return &fileAnswer{Session: j.sess, Err: fmt.Sprintf("%s: %v", path, err)}, fromError, 0
+	}
+	key, err := keyOf(f, fi)
+	if err != nil {
+		return &fileAnswer{Session: j.sess, Err: fmt.Sprintf("%s: %v", path, err)}, fromError, 0
+	}
+	if a := w.s.cache.Files[path]; a.fresh(key, statKey) {
+		return a, fromCache, 0
+	}
+	sess := j.sess
+	sess.Size = key.Size
+	if sess.Updated.IsZero() {
+		sess.Updated = fi.ModTime()
+	}
+	a := &fileAnswer{Key: key, Session: sess}
+	deps, inherits, scanned, err := w.scan(f, key.Size, j.src.Harness)
+	if err != nil {
+		a.Err = fmt.Sprintf("%s: %v", path, err)
+		return a, fromError, scanned
+	}
+	if inherits {
+		// The answer also depends on the parents' bytes.
+		a.Deps = map[string]FileKey{}
+		for _, p := range w.s.forkParents(deps) {
+			k, err := statKey(p)
+			if err != nil {
+				continue // a missing parent is the decoder's gap notice
+			}
+			a.Deps[p] = k
+		}
+	} else if w.s.plan.ok && !w.lastCandidate {
+		return a, fromScan, scanned
+	}
+	w.decode(j.src, sess, a)
+	return a, fromDecode, scanned
+}
+
+// scan reads the file once: the raw prefilter over every chunk, and the
+// first line, which says whether the session inherits another file's rows
+// (a Codex fork's history_base). It returns the parent thread ids.
+func (w *worker) scan(f *os.File, size int64, harness string) (parents []string, inherits bool, scanned int64, err error) {
+	var sc *scanner
+	if w.s.plan.ok {
+		sc = newScanner(w.s.plan)
+	}
+	w.lastCandidate = !w.s.plan.ok
+	r := io.NewSectionReader(f, 0, size)
+	keep := 0
+	if sc != nil {
+		keep = sc.overlap()
+	}
+	buf := w.buf[:0]
+	first := true
+	for {
+		n, rerr := io.ReadFull(r, buf[len(buf):cap(buf)])
+		chunk := buf[:len(buf)+n]
+		scanned += int64(n)
+		if first {
+			first = false
+			if harness == "codex" {
+				line := chunk
+				if i := bytes.IndexByte(line, '\n'); i >= 0 {
+					line = line[:i]
+				}
+				parents = historyBaseThreads(line)
+				inherits = len(parents) > 0
+				if inherits {
+					return parents, true, scanned, nil
+				}
+			}
+			if sc == nil {
+				return nil, false, scanned, nil // nothing to prove: decode
+			}
+		}
+		if sc != nil && sc.feed(chunk) {
+			w.lastCandidate = true
+			return nil, false, scanned, nil
+		}
+		if rerr == io.EOF || rerr == io.ErrUnexpectedEOF {
+			break
+		}
+		if rerr != nil {
+			return nil, false, scanned, rerr
+		}
+		// Carry the overlap to the front of the buffer.
+		if keep > len(chunk) {
+			keep = len(chunk)
+		}
+		copy(buf[:keep], chunk[len(chunk)-keep:])
+		buf = buf[:keep]
+	}
+	if sc != nil {
+		w.lastCandidate = sc.candidate()
+	}
+	return nil, false, scanned, nil
+}
+
+// historyBaseThreads returns the parent thread named by a Codex
+// session_meta's history_base, if the first line has one.
+func historyBaseThreads(line []byte) []string {
+	const key = `"history_base":{"thread_id":"`
+	i := bytes.Index(line, []byte(`"history_base"`))
+	if i < 0 {
+		return nil
+	}
+	if j := bytes.Index(line[i:], []byte(key)); j >= 0 {
+		rest := line[i+j+len(key):]
+		if k := bytes.IndexByte(rest, '"'); k > 0 {
+			return []string{string(rest[:k])}
+		}
+	}
+	// A history_base we cannot read cheaply: depend on nothing we can
+	// name, but still decode (inherits is what matters).
+	return []string{""}
+}
+
+// forkParents resolves parent thread ids to files, following each parent's
+// own history_base, so a chain of forks depends on all of its files.
+func (s *searcher) forkParents(threads []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for len(threads) > 0 && len(out) < 64 {
+		t := threads[0]
+		threads = threads[1:]
+		if t == "" || seen[t] {
+			continue
+		}
+		seen[t] = true
+		p, ok := s.byID["codex:"+t]
+		if !ok {
+			continue
+		}
+		out = append(out, p)
+		if line, err := firstLine(p); err == nil {
+			threads = append(threads, historyBaseThreads(line)...)
+		}
+	}
+	return out
+}
+
+func firstLine(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	buf := make([]byte, 64<<10)
+	n, err := io.ReadFull(f, buf)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return nil, err
+	}
+	buf = buf[:n]
+	if i := bytes.IndexByte(buf, '\n'); i >= 0 {
+		buf = buf[:i]
+	}
+	return buf, nil
+}
+
+// decode runs the harness decoder and keeps the count and the newest
+// matches, with history_list's own rules for what matches and how an entry
+// renders.
+func (w *worker) decode(src *Source, sess history.Session, a *fileAnswer) {
+	q := history.ListQuery{Query: w.s.query}
+	ring := make([]history.Event, 0, w.s.per)
+	count := 0
+	proj := history.Project(src.Decoder, sess, history.DecodeOptions{})
+	for ev, err := range proj.Events {
+		if err != nil {
+			a.Err = err.Error()
+			a.Count, a.Entries = 0, nil
+			return
+		}
+		if !Matches(ev, q.Query) {
+			continue
+		}
+		count++
+		if len(ring) < w.s.per {
+			ring = append(ring, ev)
+		} else {
+			copy(ring, ring[1:])
+			ring[len(ring)-1] = ev
+		}
+	}
+	a.Count = count
+	if count == 0 {
+		return
+	}
+	page, err := history.List(history.Slice(ring), history.ListQuery{Query: q.Query, Limit: w.s.per}, history.RenderOptions{})
+	if err != nil {
+		a.Err = fmt.Sprintf("%s: %v", sess.Path, err)
+		return
+	}
+	a.Entries = page.Entries
+}
+
+// Matches reports whether history_list's query would list ev: a listable
+// event whose searchable text (a tool use's name and input, any other
+// event's visible text) holds query, case-insensitively.
+func Matches(ev history.Event, query string) bool {
+	if !history.Listable(ev) {
+		return false
+	}
+	text := ev.Text
+	if ev.Kind == history.KindToolUse {
+		text = ev.ToolName
+		if ev.ToolInput != "" {
+			text += " " + ev.ToolInput
+		}
+	}
+	at, _ := history.IndexFold(text, query)
+	return at >= 0
+}
