@@ -72,9 +72,9 @@ type SessionHits struct {
 type Stats struct {
 	Files       int   `json:"files"`
 	Bytes       int64 `json:"bytes"`
-	Cached      int   `json:"cached"`      // answered from the cache
-	Skipped     int   `json:"skipped"`     // proven not to match by the raw scan
-	Decoded     int   `json:"decoded"`     // decoded by the harness decoder
+	Cached      int   `json:"cached"`  // answered from the cache
+	Skipped     int   `json:"skipped"` // proven not to match by the raw scan
+	Decoded     int   `json:"decoded"` // decoded by the harness decoder
 	ScannedByte int64 `json:"scanned_bytes"`
 }
 

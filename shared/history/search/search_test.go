@@ -80,11 +80,11 @@ func TestSearchMatchesBruteForce(t *testing.T) {
 	}{
 		{res.Needle, true, true},
 		{strings.ToUpper(res.Needle), true, true}, // case-insensitive
-		{"undefined: stream", false, true},         // across a separator
-		{"PASS", false, true},                      // inside ANSI colour codes
-		{"résumé naïve", false, true},              // non-ASCII: decoded everywhere
-		{"docs__search", false, true},              // Codex MCP name, namespace joined by "__"
-		{"exec_command {", false, true},            // tool name and input joined by a space
+		{"undefined: stream", false, true},        // across a separator
+		{"PASS", false, true},                     // inside ANSI colour codes
+		{"résumé naïve", false, true},             // non-ASCII: decoded everywhere
+		{"docs__search", false, true},             // Codex MCP name, namespace joined by "__"
+		{"exec_command {", false, true},           // tool name and input joined by a space
 		{"no such text anywhere 8472", true, false},
 	}
 	for _, tc := range queries {
