@@ -3,11 +3,13 @@ package service
 import (
 	"context"
 	"fmt"
+	"iter"
 	"path/filepath"
 	"strings"
 
 	"github.com/notesoup/notesoup/contract"
 	"github.com/notesoup/notesoup/shared/history"
+	"github.com/notesoup/notesoup/shared/redact"
 )
 
 // catalog lists sessions through the harness plugins, so only files under a
@@ -108,11 +110,31 @@ func (s *Service) open(ctx context.Context, c Caller, selector string) (opened, 
 		head = c.Head // the live head applies to the caller's own session only
 	}
 	proj := history.Project(decoder{ctx, hz, s.roots[sess.Harness]}, sess, history.DecodeOptions{Head: head})
+	if !c.ShowSecrets {
+		proj.Events = masked(proj.Events)
+	}
 	ro := history.RenderOptions{
 		Notice:        func() string { return proj.Summary().Notice },
 		NoticeReserve: history.MaxNoticeBytes + 2,
 	}
 	return opened{sess: sess, proj: proj, ro: ro}, nil
+}
+
+// masked wraps an event stream so every event's visible text and tool
+// input have their secrets masked (shared/redact). It masks before paging
+// and search, so a secret is neither shown nor findable by a query.
+func masked(events iter.Seq2[history.Event, error]) iter.Seq2[history.Event, error] {
+	return func(yield func(history.Event, error) bool) {
+		for ev, err := range events {
+			if err == nil {
+				ev.Text = redact.Mask(ev.Text)
+				ev.ToolInput = redact.Mask(ev.ToolInput)
+			}
+			if !yield(ev, err) {
+				return
+			}
+		}
+	}
 }
 
 // SessionRef names a session the way selectors do: harness:id.

@@ -92,6 +92,11 @@ type Caller struct {
 	Head string `json:"head,omitempty"`
 	// Subagent is true when the call comes from a subagent conversation.
 	Subagent bool `json:"subagent,omitempty"`
+	// ShowSecrets turns off the masking of secrets (API keys, tokens,
+	// private keys, password assignments) in history output. Masking is on
+	// by default because transcripts record whatever a tool printed; only a
+	// person asking explicitly (a CLI flag) should turn it off.
+	ShowSecrets bool `json:"show_secrets,omitempty"`
 }
 
 // cwdOr returns the caller's cwd, or the process's when the caller gave none.
