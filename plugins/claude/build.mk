@@ -14,7 +14,7 @@ CLAUDE_MOD_SHARED ?= ../shared
 CLAUDE_MOD_TYPES  := $(CLAUDE_MOD)/.claude-plugin/types
 CLAUDE_MOD_HOME   := $(CURDIR)/$(BIN)/claude-mod-home
 
-.PHONY: plugin-claude plugin-claude-test plugin-claude-gate e2e-claude-mod claude-cli
+.PHONY: plugin-claude plugin-claude-test plugin-claude-copies e2e-claude-mod claude-cli
 
 claude-cli:
 	@test -x $(CLAUDE_MOD_CLI) || e2e/install.sh >/dev/null
@@ -27,9 +27,18 @@ plugin-claude: build $(CLAUDE_MOD_TYPES)/claude-code/index.d.ts
 	mkdir -p $(CLAUDE_MOD)/bin
 	cp $(NOTESOUP) $(CLAUDE_MOD)/bin/notesoup.tmp && mv $(CLAUDE_MOD)/bin/notesoup.tmp $(CLAUDE_MOD)/bin/notesoup
 	$(GO) run ./$(CLAUDE_MOD)/gen -dir $(CLAUDE_MOD)/hooks -tests $(CLAUDE_MOD)/tests
+	rm -rf $(CLAUDE_MOD)/skills $(CLAUDE_MOD)/playbook
+	cp -R skills $(CLAUDE_MOD)/skills
+	cp -R playbook $(CLAUDE_MOD)/playbook
+
+# The plugin's skills and dream playbook are byte-identical copies of the
+# canonical files.
+plugin-claude-copies: plugin-claude
+	diff -r skills $(CLAUDE_MOD)/skills
+	diff -r playbook $(CLAUDE_MOD)/playbook
 
 # An isolated HOME keeps the CLI from reading or writing the user's ~/.claude.
-plugin-claude-test: plugin-claude
+plugin-claude-test: plugin-claude plugin-claude-copies
 	cd $(CLAUDE_MOD) && npm ci --no-audit --no-fund --silent
 	cd $(CLAUDE_MOD) && node_modules/.bin/tsc -p .
 	mkdir -p $(CLAUDE_MOD_HOME)
