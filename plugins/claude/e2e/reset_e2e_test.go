@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -430,4 +431,84 @@ func TestManualEmpty(t *testing.T) {
 	if n := compactBoundaries(r.transcript(t)); n != 1 {
 		t.Errorf("%d compact boundaries, want 1", n)
 	}
+}
+
+// TestStreamJSONOpenInput: the same reset in an SDK-style session
+// (--input-format stream-json, stdin held open): one commit, then one
+// fresh-window request with the boot and none of the old conversation.
+func TestStreamJSONOpenInput(t *testing.T) {
+	ws, err := modelserver.NewWorkspace(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := startServer(t, noteAndReset(`{"last_word":"`+lastWord+`"}`, `,{"text":"Fresh window, continuing."}`))
+	bin, err := modelserver.CLIPath(repoRoot(t), modelserver.Claude)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
+	defer cancel()
+	cmd, err := ws.Command(ctx, modelserver.Claude, bin, srv.URL(), modelserver.AgentOptions{
+		Env: []string{"NOTESOUP_HOME=" + filepath.Join(ws.Dir, "notesoup")}},
+		"-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose",
+		"--dangerously-skip-permissions", "--plugin-dir", pluginDir(t), "--debug-file", filepath.Join(ws.Dir, "debug.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout syncBuffer
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	msg, _ := json.Marshal(map[string]any{"type": "user", "message": map[string]any{"role": "user", "content": "Save a note and reset. " + oldPromptText}})
+	if _, err := stdin.Write(append(msg, '\n')); err != nil {
+		t.Fatal(err)
+	}
+	// The input stays open while the reset and the continuation run; it is
+	// closed only once the fresh-window answer is out (or on timeout).
+	deadline := time.Now().Add(runTimeout - 30*time.Second)
+	for time.Now().Before(deadline) && count(stdout.String(), `"type":"result"`) < 3 {
+		time.Sleep(200 * time.Millisecond)
+	}
+	stdin.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("claude: %v\nstderr: %s", err, stderr.String())
+	}
+	r := &run{ws: ws, srv: srv}
+	b := r.bodies()
+	if len(b) != 3 {
+		dumpDebug(t, ws)
+		t.Fatalf("%d model requests, want 3", len(b))
+	}
+	for _, want := range []string{bootOpen, noteSecret, lastWord} {
+		if !strings.Contains(b[2], want) {
+			t.Errorf("fresh-window request lacks %q", want)
+		}
+	}
+	if strings.Contains(b[2], oldPromptText) {
+		t.Errorf("fresh-window request still holds the old prompt")
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe to read while the child writes to it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
