@@ -25,9 +25,10 @@ type rpcEvent struct {
 }
 
 // runRPC starts pi in RPC mode, sends the commands (one JSON object per
-// line), reads events until done says the run is over, then closes stdin
-// (pi shuts down) and returns every event.
-func (e *env) runRPC(t *testing.T, commands []string, done func([]rpcEvent) bool) []rpcEvent {
+// line), reads events, after each one sending what next returns, until next
+// says the run is over; then closes stdin (pi shuts down) and returns every
+// event.
+func (e *env) runRPC(t *testing.T, commands []string, next func([]rpcEvent) (send []string, done bool)) []rpcEvent {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
 	defer cancel()
@@ -91,7 +92,13 @@ read:
 			if ev.Type == "response" && ev.Success != nil && !*ev.Success {
 				t.Fatalf("pi rpc: command %s failed: %s", ev.Command, ev.Error)
 			}
-			if done(events) {
+			send, done := next(events)
+			for _, c := range send {
+				if _, err := io.WriteString(stdin, c+"\n"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if done {
 				break read
 			}
 		case <-deadline:
@@ -118,6 +125,11 @@ func count(events []rpcEvent, typ string) int {
 	return n
 }
 
+// until sends nothing more and ends when done holds.
+func until(done func([]rpcEvent) bool) func([]rpcEvent) ([]string, bool) {
+	return func(ev []rpcEvent) ([]string, bool) { return nil, done(ev) }
+}
+
 func prompt(text string) string {
 	b, _ := json.Marshal(map[string]string{"type": "prompt", "message": text})
 	return string(b)
@@ -126,7 +138,7 @@ func prompt(text string) string {
 func TestRPCResetContinuesOnce(t *testing.T) {
 	e := setup(t, "reset.json", map[string]string{"TERMINATE": "false"})
 	// Two runs: the prompt's (ends at empty_brain) and the continuation's.
-	events := e.runRPC(t, []string{prompt(firstPrompt)}, func(ev []rpcEvent) bool { return count(ev, "agent_end") >= 2 })
+	events := e.runRPC(t, []string{prompt(firstPrompt)}, until(func(ev []rpcEvent) bool { return count(ev, "agent_end") >= 2 }))
 	if p := e.srv.Problems(); len(p) > 0 {
 		t.Fatalf("model server problems: %v", p)
 	}
@@ -151,7 +163,7 @@ func TestRPCResetContinuesOnce(t *testing.T) {
 
 func TestRPCBudgetWarningThenHardPoint(t *testing.T) {
 	e := setup(t, "budget.json", nil)
-	events := e.runRPC(t, []string{prompt("Work through the backlog")}, func(ev []rpcEvent) bool { return count(ev, "agent_end") >= 2 })
+	events := e.runRPC(t, []string{prompt("Work through the backlog")}, until(func(ev []rpcEvent) bool { return count(ev, "agent_end") >= 2 }))
 	if p := e.srv.Problems(); len(p) > 0 {
 		t.Fatalf("model server problems: %v", p)
 	}
@@ -160,5 +172,42 @@ func TestRPCBudgetWarningThenHardPoint(t *testing.T) {
 		t.Fatalf("model requests = %d, want 4 (three before the hard point, one continuation)", len(bodies))
 	}
 	checkBudget(t, e, bodies)
+	_ = events
+}
+
+// TestRPCPiOwnCompactionAnswered: Pi's own compaction (here the RPC compact
+// command) is answered with the boot instead of a summary; no summarizer
+// request reaches the model server.
+func TestRPCPiOwnCompactionAnswered(t *testing.T) {
+	e := setup(t, "reset.json", map[string]string{"TERMINATE": "false"})
+	sent := false
+	events := e.runRPC(t, []string{prompt("Say hello")}, func(ev []rpcEvent) ([]string, bool) {
+		// After the first run (it ends at empty_brain's reset and its
+		// continuation), ask Pi to compact by itself.
+		if count(ev, "agent_end") >= 2 && !sent {
+			sent = true
+			return []string{`{"type":"compact"}`}, false
+		}
+		return nil, sent && count(ev, "compaction_end") >= 2
+	})
+	if p := e.srv.Problems(); len(p) > 0 {
+		t.Fatalf("model server problems: %v", p)
+	}
+	for _, r := range e.srv.Requests() {
+		if strings.Contains(r.Answer, "pi-summarizer") {
+			t.Errorf("pi asked the model for a summary: request %d", r.Seq)
+		}
+	}
+	es := e.entries(t)
+	sid, _ := es[0]["id"].(string)
+	comps := ofType(es, "compaction")
+	if len(comps) != 2 {
+		t.Fatalf("compaction entries = %d, want 2 (ours, then Pi's own)", len(comps))
+	}
+	own := comps[1]
+	summary, _ := own["summary"].(string)
+	if own["fromHook"] != true || !strings.Contains(summary, `<notesoup-boot window="pi:`+sid+`:2">`) || !strings.Contains(summary, "buy oat milk, not cow milk") {
+		t.Errorf("Pi's own compaction was not answered with the window-2 boot: fromHook=%v\n%s", own["fromHook"], summary)
+	}
 	_ = events
 }

@@ -102,6 +102,8 @@ export class Integration {
 	/** cap is the runtime cap (/notesoup cap), held for this runtime only. */
 	cap: string | undefined;
 	private limitsMemo: { key: string; value: Limits } | undefined;
+	/** sessionId is the session the last session_start bound. */
+	private sessionId: string | undefined;
 	/** nextOrigin is the origin of the next turn we start ourselves. */
 	private nextOrigin: "continuation" | "closeout" | undefined;
 	/** inputWaiting: natural input accepted while busy, not yet at a model request. */
@@ -246,6 +248,12 @@ export class Integration {
 	/** sessionStart injects the boot unless this window already has it. */
 	async sessionStart(ctx: Ctx): Promise<void> {
 		this.limitsMemo = undefined;
+		const id = ctx.sessionManager.getSessionId();
+		if (this.sessionId !== undefined && this.sessionId !== id) {
+			// The cap belongs to a session identity (docs/reset.md).
+			this.cap = undefined;
+		}
+		this.sessionId = id;
 		if (this.bootPresent(ctx)) return;
 		const ordinal = await this.ordinal(ctx);
 		const boot = await this.call({ op: "boot", caller: this.caller(ctx), args: { ordinal } });
@@ -452,7 +460,15 @@ export class Integration {
 	 */
 	async beforeCompact(ev: { customInstructions?: string; preparation: { tokensBefore: number } }, ctx: Ctx): Promise<any> {
 		const marker = ev.customInstructions?.match(MARKER_RE)?.[0];
-		const acts = await this.event(ctx, marker ? { type: "compaction_started", marker } : { type: "native_compaction" });
+		let acts: Action[];
+		try {
+			acts = await this.event(ctx, marker ? { type: "compaction_started", marker } : { type: "native_compaction" });
+		} catch (e) {
+			// Ours must never fall through to Pi's summarizer (the window
+			// would be summarized, not reset); Pi's own then summarizes.
+			this.log(`compaction: ${errText(e)}`);
+			return marker ? { cancel: true } : undefined;
+		}
 		const refused = acts.find((a) => a.kind === "refuse");
 		if (refused) {
 			this.notify(ctx, `notesoup: compaction refused: ${refused.message}`, "warning");

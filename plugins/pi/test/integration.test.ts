@@ -223,3 +223,15 @@ test("get_context_remaining reports the measurement, the points with their sourc
 		if (c.tokens === null) assert.doesNotMatch(r.text, /Tokens left/, c.name);
 	}
 });
+
+test("the cap is forgotten when the session identity changes, kept on reload", async () => {
+	const f = setup(200000);
+	await f.integ.sessionStart(f.ctx);
+	await f.integ.setCap("100k", f.ctx);
+	f.ctx.entries.push({ type: "custom_message", customType: BOOT_TYPE, content: f.sent[0].content });
+	await f.integ.sessionStart(f.ctx);
+	assert.equal(f.integ.cap, "100k", "same session (reload/resume of it)");
+	f.ctx.sessionManager.getSessionId = () => "another-session";
+	await f.integ.sessionStart(f.ctx);
+	assert.equal(f.integ.cap, undefined, "new identity");
+});
