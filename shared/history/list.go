@@ -21,7 +21,8 @@ type ListQuery struct {
 	Query string `json:"query,omitempty"`
 	// Roles keeps only events of these roles; empty keeps all.
 	Roles []Role `json:"roles,omitempty"`
-	// Window keeps only events of this window or segment id.
+	// Window keeps only events of this window or segment id, or of the
+	// window with this ordinal ("2").
 	Window string `json:"window,omitempty"`
 	// After pages forwards: entries with seq > After, oldest first.
 	After int64 `json:"after,omitempty"`
@@ -93,6 +94,18 @@ func (q ListQuery) Validate() error {
 	return nil
 }
 
+// windowMatches reports whether window is the one asked for: the full id, or
+// just its ordinal (the session is already chosen, so "2" is unambiguous).
+func windowMatches(window, want string) bool {
+	if window == want {
+		return true
+	}
+	if want == "" || strings.Trim(want, "0123456789") != "" {
+		return false
+	}
+	return strings.HasSuffix(window, ":"+want) && !strings.Contains(window, ":unknown:")
+}
+
 // searchText is what a query is matched against and what a snippet shows.
 func searchText(ev Event) string {
 	if ev.Kind == KindToolUse {
@@ -120,7 +133,7 @@ func (q ListQuery) keeps(ev Event) (int, bool) {
 	if !Listable(ev) {
 		return 0, false
 	}
-	if q.Window != "" && ev.Window != q.Window {
+	if q.Window != "" && !windowMatches(ev.Window, q.Window) {
 		return 0, false
 	}
 	if len(q.Roles) > 0 {

@@ -65,6 +65,8 @@ func TestListFilters(t *testing.T) {
 		{"user role skips tool-result envelopes", ListQuery{Roles: []Role{RoleUser}}, []int64{1, 8, 15, 22}},
 		{"tool role", ListQuery{Roles: []Role{RoleTool}, Limit: 3}, []int64{19, 24, 26}},
 		{"window filter", ListQuery{Window: "claude:s:1", Roles: []Role{RoleUser}}, []int64{15, 22}},
+		{"window by ordinal", ListQuery{Window: "1", Roles: []Role{RoleUser}}, []int64{15, 22}},
+		{"window ordinal is not a substring match", ListQuery{Window: "11", Roles: []Role{RoleUser}}, nil},
 		{"forward from a cursor", ListQuery{After: 10, Limit: 3}, []int64{12, 14, 15}},
 		{"forward from the beginning", ListQuery{Oldest: true, Limit: 3}, []int64{1, 3, 5}},
 		{"backward from a cursor", ListQuery{Before: 10, Limit: 3}, []int64{5, 7, 8}},
@@ -280,5 +282,25 @@ func TestListCursorEdges(t *testing.T) {
 	}
 	if len(p.Entries) != 0 || p.Newer != 0 || p.Older != 101 {
 		t.Errorf("after=100: entries %v newer %d older %d", seqs(p), p.Newer, p.Older)
+	}
+}
+
+func TestWindowMatches(t *testing.T) {
+	tests := []struct {
+		window, want string
+		ok           bool
+	}{
+		{"claude:s:2", "claude:s:2", true},
+		{"claude:s:2", "2", true},
+		{"claude:s:12", "2", false},
+		{"claude:s:unknown:123", "123", false},
+		{"claude:s:unknown:abc", "claude:s:unknown:abc", true},
+		{"claude:s:2", "s:2", false},
+		{"claude:s:2", "", false},
+	}
+	for _, tc := range tests {
+		if got := windowMatches(tc.window, tc.want); got != tc.ok {
+			t.Errorf("windowMatches(%q, %q) = %v", tc.window, tc.want, got)
+		}
 	}
 }

@@ -48,7 +48,7 @@ func ListToolDef() ToolDef {
 					"description": "Plain substring to find, matched literally and case-insensitively (not a regex or glob)."},
 				"roles": map[string]any{"type": "array", "items": map[string]any{"type": "string", "enum": []any{"user", "assistant", "system", "tool"}},
 					"description": "Only entries of these roles: user and assistant are the dialogue; tool calls and results have role tool; notices and attachments (reminders, summaries) have role system."},
-				"window": map[string]any{"type": "string", "description": `Only entries of this window or segment id, e.g. "claude:<sessionId>:2".`},
+				"window": map[string]any{"type": "string", "description": `Only entries of this window or segment id, e.g. "claude:<sessionId>:2", or of the window with this ordinal, e.g. "2".`},
 				"after":  map[string]any{"type": "integer", "minimum": 1, "description": "Page forwards: entries with seq greater than this cursor."},
 				"before": map[string]any{"type": "integer", "minimum": 1, "description": "Page backwards: the newest entries with seq less than this cursor."},
 				"oldest": map[string]any{"type": "boolean", "description": "Page forwards from the beginning of the session instead of showing the newest page."},
