@@ -46,8 +46,14 @@ func (d decoder) Decode(sess history.Session, opts history.DecodeOptions, emit h
 }
 
 // Sessions lists sessions across harnesses, newest first.
+// A session's title (its first prompt) has its secrets masked: a listing
+// is a preview, and history_read shows the prompt in full on request.
 func (s *Service) Sessions(ctx context.Context, q history.SessionQuery) ([]history.Session, error) {
-	return history.ListSessions(catalog{ctx, s}, q)
+	ss, err := history.ListSessions(catalog{ctx, s}, q)
+	for i := range ss {
+		ss[i].Title = redact.Mask(ss[i].Title)
+	}
+	return ss, err
 }
 
 // current returns the caller's own session when the caller bound one: by

@@ -90,6 +90,14 @@ func TestHistoryMasksSecretsUnlessAsked(t *testing.T) {
 		t.Errorf("a search for the secret found %d entries; masked text must not be searchable", len(page.Entries))
 	}
 
+	ss, err := s.Sessions(context.Background(), history.SessionQuery{Harness: "claude"})
+	if err != nil || len(ss) != 1 {
+		t.Fatalf("sessions = %v, %v", ss, err)
+	}
+	if strings.Contains(ss[0].Title, token) || !strings.Contains(ss[0].Title, "[REDACTED github token]") {
+		t.Errorf("session title not masked: %q", ss[0].Title)
+	}
+
 	shown := readAll(t, s, service.Caller{ShowSecrets: true}, sel)
 	for _, secret := range []string{token, awsID} {
 		if !strings.Contains(shown, secret) {
