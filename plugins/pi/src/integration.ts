@@ -546,6 +546,9 @@ export class Integration {
 			await this.event(ctx, { type: "turn_started", origin: "closeout" });
 			this.requestsInRun = 0;
 			this.pi.sendMessage({ customType: CLOSEOUT_TYPE, content: String(w.text), display: false }, { triggerTurn: true });
+			// Pi starts that run without awaiting it: shutdown (print mode)
+			// must still see it, so it waits through a tick and then idles.
+			this.track(new Promise((r) => setTimeout(r, 0)));
 		} catch (e) {
 			this.nextOrigin = undefined;
 			this.log(`close-out: ${errText(e)}`);
