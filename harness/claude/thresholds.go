@@ -325,19 +325,23 @@ func pctOverride(env map[string]string, notes *[]string) float64 {
 	return f
 }
 
-// configuredWindow is the smallest configured compaction window, or 0.
-//
-// Smallest-wins is the budget policy's rule, and it is conservative: Claude
-// Code 2.1.332 itself lets CLAUDE_CODE_AUTO_COMPACT_WINDOW take precedence,
-// then modelSettings.<model>.autoCompactWindow, then autoCompactWindow
-// ("auto" meaning its default), each capped at the model window, so the
-// smallest of them is never above the window Claude uses. This fallback only
-// runs when the usage breakdown, which reports Claude's own threshold, is
-// missing.
+// configuredWindow is the configured compaction window Claude Code uses,
+// or 0: CLAUDE_CODE_AUTO_COMPACT_WINDOW, else
+// modelSettings.<model>.autoCompactWindow, else autoCompactWindow ("auto"
+// meaning its default); the caller caps it at the model window. The seed's
+// "smallest wins" was written against an older Claude Code; 2.1.332 applies
+// this precedence (observed, docs/reset.md), and notesoup follows the program
+// so that it resets just before Claude would compact, not earlier. This
+// fallback only runs when the usage breakdown, which reports Claude's own
+// threshold, is missing.
 func configuredWindow(settings map[string]any, env map[string]string, model string, notes *[]string) (int64, string) {
+	// Precedence, not the smallest: Claude Code 2.1.332 lets the
+	// environment variable win, then modelSettings.<model>, then
+	// autoCompactWindow (observed in real runs, docs/reset.md). The seed
+	// says "smallest wins"; that would reset up to the difference early.
 	best, from := int64(0), ""
 	consider := func(n int64, name string) {
-		if best == 0 || n < best {
+		if best == 0 {
 			best, from = n, name
 		}
 	}
