@@ -291,3 +291,22 @@ func TestHookUsage(t *testing.T) {
 		}
 	}
 }
+
+func TestCodexHookDisabled(t *testing.T) {
+	e := newHookEnv(t, 60000)
+	e.write(t, "user", "usage 50000")
+	for _, event := range []string{codexSessionStart, codexPostToolUse} {
+		in := fmt.Sprintf(`{"session_id":%q,"transcript_path":%q,"cwd":%q,"hook_event_name":%q,"source":"startup"}`, e.id, e.path, e.cwd, event)
+		cmd := exec.Command(notesoupBinary(t), "hook", "codex", event)
+		cmd.Env = append(os.Environ(), "CODEX_HOME="+e.codexHome, "NOTESOUP_HOME="+e.notesHome, "NOTESOUP_DISABLED=1")
+		cmd.Stdin = strings.NewReader(in)
+		out, err := cmd.Output()
+		if err != nil || len(out) != 0 {
+			t.Errorf("%s with NOTESOUP_DISABLED: err %v, answered %q", event, err, out)
+		}
+	}
+	// The same input without the switch does answer (the test can fail).
+	if got := e.hook(t, codexPostToolUse, ""); !strings.HasPrefix(got, "notesoup budget warning") {
+		t.Errorf("without NOTESOUP_DISABLED: %.80q", got)
+	}
+}
