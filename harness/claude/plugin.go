@@ -37,6 +37,6 @@ func Plugin() *harness.Builtin {
 		},
 		Decoder: func([]string) history.Decoder { return Decoder{} },
 		Notice:  IncompleteHistoryNotice,
-		Resolve: resolveThresholds,
+		Resolve: Thresholds,
 	}
 }

@@ -381,9 +381,3 @@ func configuredWindow(settings map[string]any, env map[string]string, model stri
 	}
 	return best, from
 }
-
-func init() {
-	// Wire the plugin's Thresholds call (plugin_thresholds.go) to this
-	// resolver.
-	resolveThresholds = Thresholds
-}

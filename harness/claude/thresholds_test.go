@@ -173,7 +173,7 @@ func TestDisableCompact(t *testing.T) {
 }
 
 func TestThresholdsWired(t *testing.T) {
-	if resolveThresholds == nil || resolveThresholds(reset.ThresholdInput{Home: t.TempDir()}).Tokens != 167_000 {
+	if Plugin().Resolve == nil || Plugin().Resolve(reset.ThresholdInput{Home: t.TempDir()}).Tokens != 167_000 {
 		t.Fatalf("the plugin's resolver is not Thresholds")
 	}
 }

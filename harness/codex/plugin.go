@@ -19,6 +19,6 @@ func Plugin() *harness.Builtin {
 		Roots:     DefaultRoots,
 		Sessions:  ListSessions,
 		Decoder:   func(roots []string) history.Decoder { return Decoder{Roots: roots} },
-		Resolve:   resolveThresholds,
+		Resolve:   Thresholds,
 	}
 }

@@ -378,9 +378,3 @@ func (c *config) catalog(model string) catalogEntry {
 	}
 	return catalogEntry{}
 }
-
-func init() {
-	// Wire the plugin's Thresholds call (plugin_thresholds.go) to this
-	// resolver.
-	resolveThresholds = Thresholds
-}

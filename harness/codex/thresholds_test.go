@@ -141,7 +141,7 @@ func containsFile(xs []string, x string) bool {
 }
 
 func TestThresholdsWired(t *testing.T) {
-	if resolveThresholds == nil || resolveThresholds(reset.ThresholdInput{Home: t.TempDir()}).Tokens != 244_800 {
+	if Plugin().Resolve == nil || Plugin().Resolve(reset.ThresholdInput{Home: t.TempDir()}).Tokens != 244_800 {
 		t.Fatalf("the plugin's resolver is not Thresholds")
 	}
 }

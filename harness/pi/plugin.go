@@ -18,6 +18,6 @@ func Plugin() *harness.Builtin {
 		Roots:     DefaultRoots,
 		Sessions:  ListSessions,
 		Decoder:   func([]string) history.Decoder { return Decoder{} },
-		Resolve:   resolveThresholds,
+		Resolve:   Thresholds,
 	}
 }

@@ -238,9 +238,3 @@ func modelWindow(in reset.ThresholdInput) (int64, string, []string, []string) {
 	}
 	return 0, "", files, notes
 }
-
-func init() {
-	// Wire the plugin's Thresholds call (plugin_thresholds.go) to this
-	// resolver.
-	resolveThresholds = Thresholds
-}

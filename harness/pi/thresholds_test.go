@@ -145,7 +145,7 @@ func TestSettingsJSONCarriesMargins(t *testing.T) {
 }
 
 func TestThresholdsWired(t *testing.T) {
-	if resolveThresholds == nil || resolveThresholds(reset.ThresholdInput{ModelWindow: 100_000, Home: t.TempDir()}).Tokens != 83_616 {
+	if Plugin().Resolve == nil || Plugin().Resolve(reset.ThresholdInput{ModelWindow: 100_000, Home: t.TempDir()}).Tokens != 83_616 {
 		t.Fatalf("the plugin's resolver is not Thresholds")
 	}
 }
