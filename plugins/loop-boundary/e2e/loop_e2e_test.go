@@ -207,7 +207,8 @@ func TestLoopBoundaryRealClaude(t *testing.T) {
 	ledger := filepath.Join(work, "tmp", "loop-boundary-"+sessionID+".jsonl")
 	statePath := filepath.Join(work, "tmp", "auto-state-"+runKey+".json")
 
-	run := func(name string, timeout time.Duration, args ...string) {
+	// run runs claude with args; wantFail expects a non-zero exit (an errored turn ends -p with 1).
+	run := func(name string, timeout time.Duration, wantFail bool, args ...string) {
 		t.Helper()
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()
@@ -223,8 +224,8 @@ func TestLoopBoundaryRealClaude(t *testing.T) {
 		err = cmd.Run()
 		_ = os.WriteFile(filepath.Join(logs, name+".stdout.jsonl"), stdout.Bytes(), 0o600)
 		t.Logf("%s: claude %s took %s", name, strings.Join(args, " "), time.Since(start).Round(time.Second))
-		if err != nil {
-			t.Fatalf("%s: claude: %v\nstderr: %s\nlogs in %s", name, err, stderr.String(), logs)
+		if (err != nil) != wantFail {
+			t.Fatalf("%s: claude exit: %v (want failure: %v)\nstderr: %s\nlogs in %s", name, err, wantFail, stderr.String(), logs)
 		}
 	}
 
@@ -232,7 +233,7 @@ func TestLoopBoundaryRealClaude(t *testing.T) {
 	// outcome line (boundary 1); the wakeup's iteration 2 does the same
 	// (boundary 2); the wakeup's iteration 3 ends without one (a pass) and
 	// arms nothing, so the -p run ends.
-	run("loop", loopTimeout, "-p", "/loop /auto", "--session-id", sessionID)
+	run("loop", loopTimeout, false, "-p", "/loop /auto", "--session-id", sessionID)
 	reqs := srv.ModelRequests(modelserver.Anthropic)
 	var answers []string
 	for _, r := range reqs {
@@ -293,7 +294,7 @@ func TestLoopBoundaryRealClaude(t *testing.T) {
 
 	// Run 2: the same session resumed by a new process. Its rows are reloaded
 	// and kept; a loop on a prompt without a configured prefix is passed.
-	run("resume", shortTimeout, "-p", "--resume", sessionID, "/loop 10m /sweep")
+	run("resume", shortTimeout, false, "-p", "--resume", sessionID, "/loop 10m /sweep")
 	rows2, lines2 := readLedger(t, ledger)
 	if len(lines2) != 4 || !reflect.DeepEqual(lines2[:3], lines) {
 		t.Fatalf("resumed run: ledger should keep the 3 earlier rows verbatim and add one:\n%s", strings.Join(lines2, "\n"))
@@ -302,9 +303,44 @@ func TestLoopBoundaryRealClaude(t *testing.T) {
 		t.Errorf("resumed run: row %s, want a prefix pass on /sweep", lines2[3])
 	}
 
-	// Run 3: a typed /compact is not the mod's: core's summarizer answers it.
+	// Runs 3-6, each a new process on the same session, each looping from
+	// its typed /loop: the other pass cases as the real engine produces them.
+	// The floor comes from userConfig in --settings (pluginConfigs).
+	floor := `{"pluginConfigs":{"loop-boundary@inline":{"options":{"min_context_percent":50}}}}`
+	run("floor", shortTimeout, false, "-p", "--resume", sessionID, "/loop /auto", "--settings", floor)
+	run("stop", shortTimeout, false, "-p", "--resume", sessionID, "/loop /auto")
+	run("subagent", shortTimeout, false, "-p", "--resume", sessionID, "/loop /auto")
+	run("error", shortTimeout, true, "-p", "--resume", sessionID, "/loop /auto BF-ERR")
+	rows4, lines4 := readLedger(t, ledger)
+	if len(lines4) != 9 || !reflect.DeepEqual(lines4[:4], lines2) {
+		t.Fatalf("pass runs: want the 4 earlier rows then 5 passes, got:\n%s", strings.Join(lines4, "\n"))
+	}
+	wantPasses := []map[string]any{
+		{"reason": "below-floor", "outcome": "SHIPPED-MERGE: BF-5", "contextPercent": 1.0, "loopPrompt": "/auto"},
+		{"reason": "loop-ended", "outcome": "AUTO-HALTED: no candidates left", "loopPrompt": "/auto"},
+		{"reason": "subagent", "outcome": "SHIPPED-PR: BF-6", "loopPrompt": "/auto"},
+		{"reason": "no-outcome", "loopPrompt": "/auto"},
+		{"reason": "error", "loopPrompt": "/auto BF-ERR"},
+	}
+	for i, want := range wantPasses {
+		row := rows4[4+i]
+		if row["event"] != "pass" {
+			t.Errorf("pass row %d: %s", i, lines4[4+i])
+		}
+		for k, v := range want {
+			if !reflect.DeepEqual(row[k], v) {
+				t.Errorf("pass row %d: %s = %v, want %v (%s)", i, k, row[k], v, lines4[4+i])
+			}
+		}
+	}
+	if id, _ := rows4[6]["agentId"].(string); id == "" {
+		t.Errorf("subagent pass row has no agentId: %s", lines4[6])
+	}
+	lines2 = lines4
+
+	// Run 7: a typed /compact is not the mod's: core's summarizer answers it.
 	before := len(srv.ModelRequests(modelserver.Anthropic))
-	run("compact", shortTimeout, "-p", "--resume", sessionID, "/compact keep the plan")
+	run("compact", shortTimeout, false, "-p", "--resume", sessionID, "/compact keep the plan")
 	after := srv.ModelRequests(modelserver.Anthropic)[before:]
 	if len(after) != 1 || after[0].Answer != "rule summarize" {
 		var got []string
