@@ -232,8 +232,8 @@ func TestSettingsFiles(t *testing.T) {
 		write(t, filepath.Join(in.Cwd, ".claude", "settings.local.json"), `{"modelSettings":{"m":{"other":1}}}`)
 		p := Thresholds(in)
 		// modelSettings.m.autoCompactWindow 250000 survives the local
-		// layer's merge; the project's 200000 is the smallest.
-		if p.Tokens != 167_000 || !strings.Contains(p.Source, "capped by autoCompactWindow") || len(p.Files) != 3 {
+		// layer's merge and takes precedence over the project's 200000.
+		if p.Tokens != 217_000 || !strings.Contains(p.Source, "capped by modelSettings.m.autoCompactWindow") || len(p.Files) != 3 {
 			t.Fatalf("%+v", p)
 		}
 	})
