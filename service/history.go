@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"iter"
 	"path/filepath"
@@ -89,27 +90,29 @@ func (s *Service) current(ctx context.Context, c Caller) (*history.Session, erro
 	return nil, fmt.Errorf("current %s session %q is not on disk yet (no transcript under the %s roots); retry after its first turn is saved", c.Harness, c.Session, c.Harness)
 }
 
-// opened is a resolved session ready to page.
-type opened struct {
-	sess history.Session
-	proj history.Projection
-	ro   history.RenderOptions
+// Opened is a resolved session ready to page: its projection replays the
+// decode through the harness plugin on every range, and Render carries the
+// harness notice (Claude's incomplete-history notice) with room reserved.
+type Opened struct {
+	Session    history.Session
+	Projection history.Projection
+	Render     history.RenderOptions
 }
 
-// open resolves a selector ("" or "current" for the caller's own session)
+// Open resolves a selector ("" or "current" for the caller's own session)
 // and prepares a replayable projection through the harness plugin.
-func (s *Service) open(ctx context.Context, c Caller, selector string) (opened, error) {
+func (s *Service) Open(ctx context.Context, c Caller, selector string) (Opened, error) {
 	cur, err := s.current(ctx, c)
 	if err != nil && (selector == "" || selector == history.SelectorCurrent) {
-		return opened{}, err
+		return Opened{}, err
 	}
 	sess, err := history.Resolve(catalog{ctx, s}, selector, cur)
 	if err != nil {
-		return opened{}, err
+		return Opened{}, err
 	}
 	hz, err := s.host.Harness(ctx, sess.Harness)
 	if err != nil {
-		return opened{}, err
+		return Opened{}, err
 	}
 	head := ""
 	if cur != nil && cur.Path == sess.Path {
@@ -119,11 +122,7 @@ func (s *Service) open(ctx context.Context, c Caller, selector string) (opened, 
 	if !c.ShowSecrets {
 		proj.Events = masked(proj.Events)
 	}
-	ro := history.RenderOptions{
-		Notice:        func() string { return proj.Summary().Notice },
-		NoticeReserve: history.MaxNoticeBytes + 2,
-	}
-	return opened{sess: sess, proj: proj, ro: ro}, nil
+	return Opened{Session: sess, Projection: proj, Render: proj.RenderOptions()}, nil
 }
 
 // masked wraps an event stream so every event's visible text and tool
@@ -152,18 +151,22 @@ func (s *Service) HistoryList(ctx context.Context, c Caller, args history.ListAr
 	if err := args.Validate(); err != nil {
 		return history.Page{}, history.Session{}, err
 	}
-	o, err := s.open(ctx, c, args.Session)
+	o, err := s.Open(ctx, c, args.Session)
 	if err != nil {
 		return history.Page{}, history.Session{}, err
 	}
-	ref := SessionRef(o.sess)
+	ref := SessionRef(o.Session)
 	if hint != nil {
-		o.ro.ListHint = func(n history.ListQuery) string { return hint(ref, n) }
+		o.Render.ListHint = func(n history.ListQuery) string { return hint(ref, n) }
 	} else if args.Session != "" {
-		o.ro.ListHint = func(n history.ListQuery) string { return listCall(args.Session, n) }
+		o.Render.ListHint = func(n history.ListQuery) string { return listCall(args.Session, n) }
 	}
-	page, err := history.List(o.proj.Events, args.ListQuery, o.ro)
-	return page, o.sess, err
+	page, err := history.List(o.Projection.Events, args.ListQuery, o.Render)
+	if err != nil {
+		// The session's notice accompanies errors too.
+		return page, o.Session, errors.New(o.Render.Wrap(err.Error()))
+	}
+	return page, o.Session, nil
 }
 
 // HistoryRead runs history_read.
@@ -171,47 +174,51 @@ func (s *Service) HistoryRead(ctx context.Context, c Caller, args history.ReadAr
 	if err := args.Validate(); err != nil {
 		return history.ReadResult{}, history.Session{}, err
 	}
-	o, err := s.open(ctx, c, args.Session)
+	o, err := s.Open(ctx, c, args.Session)
 	if err != nil {
 		return history.ReadResult{}, history.Session{}, err
 	}
-	ref := SessionRef(o.sess)
+	ref := SessionRef(o.Session)
 	if hint != nil {
-		o.ro.ReadHint = func(seq int64, off int) string { return hint(ref, seq, off) }
+		o.Render.ReadHint = func(seq int64, off int) string { return hint(ref, seq, off) }
 	} else if args.Session != "" {
-		o.ro.ReadHint = func(seq int64, off int) string {
+		o.Render.ReadHint = func(seq int64, off int) string {
 			return fmt.Sprintf("history_read session=%q seq=%d offset=%d", args.Session, seq, off)
 		}
 	}
-	r, err := history.Read(o.proj.Events, args.ReadQuery, o.ro)
-	return r, o.sess, err
+	r, err := history.Read(o.Projection.Events, args.ReadQuery, o.Render)
+	if err != nil {
+		return r, o.Session, errors.New(o.Render.Wrap(err.Error()))
+	}
+	return r, o.Session, nil
 }
 
 // StateResult answers history_state.
 type StateResult struct {
-	Session string `json:"session"`
-	Window  string `json:"window"`
-	Ordinal int    `json:"ordinal"`
+	Session string   `json:"session"`
+	Window  string   `json:"window"`
+	Ordinal int      `json:"ordinal"`
+	Windows []string `json:"windows"`
 }
 
 // HistoryState returns the head's independently resolved window ordinal, or
 // an explicit refusal when it is unknown.
 func (s *Service) HistoryState(ctx context.Context, c Caller, selector string) (StateResult, error) {
-	o, err := s.open(ctx, c, selector)
+	o, err := s.Open(ctx, c, selector)
 	if err != nil {
 		return StateResult{}, err
 	}
-	for _, err := range o.proj.Events {
+	for _, err := range o.Projection.Events {
 		if err != nil {
 			return StateResult{}, err
 		}
 	}
-	sum := o.proj.Summary()
+	sum := o.Projection.Summary()
 	ord, err := history.State(sum)
 	if err != nil {
 		return StateResult{}, err
 	}
-	return StateResult{Session: SessionRef(o.sess), Window: sum.HeadWindow, Ordinal: ord}, nil
+	return StateResult{Session: SessionRef(o.Session), Window: sum.HeadWindow, Ordinal: ord, Windows: sum.Windows}, nil
 }
 
 // listCall renders a history_list call for another page of an explicit session.
@@ -232,6 +239,9 @@ func listCall(session string, q history.ListQuery) string {
 	}
 	if q.After > 0 {
 		parts = append(parts, fmt.Sprintf("after=%d", q.After))
+	}
+	if q.Oldest {
+		parts = append(parts, "oldest=true")
 	}
 	if q.Before > 0 {
 		parts = append(parts, fmt.Sprintf("before=%d", q.Before))
