@@ -153,7 +153,15 @@ func notesoupBin(t *testing.T, repo string) string {
 	return abs
 }
 
-func TestCodexNotesHistoryAndBootAfterCompaction(t *testing.T) {
+// env is one isolated Codex setup: HOME, CODEX_HOME, work dir, notes home.
+type env struct {
+	codexBin, bin        string
+	w                    *modelserver.Workspace
+	notesHome, codexHome string
+}
+
+func newEnv(t *testing.T) *env {
+	t.Helper()
 	repo, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
@@ -162,70 +170,90 @@ func TestCodexNotesHistoryAndBootAfterCompaction(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bin := notesoupBin(t, repo)
 	w, err := modelserver.NewWorkspace(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	mark := fmt.Sprintf("owner-%d", time.Now().UnixNano()) // unique per run: found only if this run wrote it
-	sc, err := modelserver.LoadScript(filepath.Join("testdata", "notes-history-compact.json"), map[string]string{"MARK": mark})
+	return &env{codexBin: codexBin, bin: notesoupBin(t, repo), w: w,
+		notesHome: filepath.Join(w.Dir, "notesoup"), codexHome: filepath.Join(w.Home, ".codex")}
+}
+
+// run starts a model server playing script, wires Codex to it and to
+// notesoup (notesoup install codex over the provider's config.toml), runs
+// codex with args, and returns the server with what it recorded.
+func (e *env) run(t *testing.T, script string, vars map[string]string, args ...string) *modelserver.Server {
+	t.Helper()
+	sc, err := modelserver.LoadScript(filepath.Join("testdata", script), vars)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := modelserver.Start(modelserver.Config{Script: sc, LogPath: filepath.Join(w.Dir, "requests.jsonl")})
+	srv, err := modelserver.Start(modelserver.Config{Script: sc, LogPath: filepath.Join(e.w.Dir, "requests-"+script+"l")})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Close() })
-	notesHome := filepath.Join(w.Dir, "notesoup")
-	codexHome := filepath.Join(w.Home, ".codex")
-
 	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
 	defer cancel()
 	// Command writes the provider's config.toml; install then merges into it.
-	cmd, err := w.Command(ctx, modelserver.Codex, codexBin, srv.URL(), modelserver.AgentOptions{
-		Env: []string{"NOTESOUP_HOME=" + notesHome},
-	}, "exec", "--dangerously-bypass-hook-trust", "--skip-git-repo-check", "-C", w.Work, prompt)
+	full := append([]string{"exec", "--dangerously-bypass-hook-trust", "--skip-git-repo-check", "-C", e.w.Work}, args...)
+	cmd, err := e.w.Command(ctx, modelserver.Codex, e.codexBin, srv.URL(), modelserver.AgentOptions{
+		Env: []string{"NOTESOUP_HOME=" + e.notesHome},
+	}, full...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfgPath := filepath.Join(codexHome, "config.toml")
+	cfgPath := filepath.Join(e.codexHome, "config.toml")
 	cfg, err := os.ReadFile(cfgPath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// A top-level key must precede the provider table.
-	if err := os.WriteFile(cfgPath, append([]byte("model_auto_compact_token_limit = 60000\n"), cfg...), 0o600); err != nil {
+	limit := fmt.Sprintf("model_auto_compact_token_limit = %d\n", autoCompactLimit)
+	if err := os.WriteFile(cfgPath, append([]byte(limit), cfg...), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	inst := exec.Command(bin, "install", "codex", "--codex-home", codexHome, "--binary", bin)
-	inst.Env = append(os.Environ(), "HOME="+w.Home)
-	if out, err := inst.CombinedOutput(); err != nil {
+	inst := exec.Command(e.bin, "install", "codex", "--codex-home", e.codexHome, "--binary", e.bin)
+	inst.Env = append(os.Environ(), "HOME="+e.w.Home)
+	out, err := inst.CombinedOutput()
+	if err != nil {
 		t.Fatalf("notesoup install codex: %v\n%s", err, out)
-	} else {
-		t.Logf("notesoup install codex:\n%s", out)
 	}
-
+	t.Logf("notesoup install codex:\n%s", out)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	runErr := cmd.Run()
-	t.Logf("codex stderr:\n%s", stderr.String())
+	t.Logf("codex %v stderr:\n%s", args, stderr.String())
 	if runErr != nil {
 		t.Fatalf("codex exec: %v\nstdout:\n%s", runErr, stdout.String())
 	}
 	if p := srv.Problems(); len(p) > 0 {
 		t.Fatalf("model server problems: %v", p)
 	}
+	return srv
+}
+
+// threadOf returns the thread id of a rollout: the file name's last 36
+// characters (codex.md §2).
+func threadOf(t *testing.T, path string) string {
+	t.Helper()
+	id := strings.TrimSuffix(filepath.Base(path), ".jsonl")
+	id = id[max(0, len(id)-36):]
+	if !regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`).MatchString(id) {
+		t.Fatalf("rollout %s: no thread id at the end of its name", path)
+	}
+	return id
+}
+
+func TestCodexNotesHistoryAndBootAfterCompaction(t *testing.T) {
+	e := newEnv(t)
+	w, notesHome := e.w, e.notesHome
+	mark := fmt.Sprintf("owner-%d", time.Now().UnixNano()) // unique per run: found only if this run wrote it
+	srv := e.run(t, "notes-history-compact.json", map[string]string{"MARK": mark}, prompt)
 	files, err := w.SessionFiles(modelserver.Codex)
 	if err != nil || len(files) != 1 {
 		t.Fatalf("want one rollout, got %v (%v)", files, err)
 	}
-	// The thread id is the file name's last 36 characters (codex.md §2).
-	thread := strings.TrimSuffix(filepath.Base(files[0]), ".jsonl")
-	thread = thread[max(0, len(thread)-36):]
-	if !regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`).MatchString(thread) {
-		t.Fatalf("rollout %s: no thread id at the end of its name", files[0])
-	}
+	thread := threadOf(t, files[0])
 
 	reqs := requests(t, srv)
 	var answers []string
@@ -305,5 +333,54 @@ func TestCodexNotesHistoryAndBootAfterCompaction(t *testing.T) {
 	}
 	if len(reqs[4].developer(boot0)) != 0 {
 		t.Errorf("request after the compaction still carries the window-0 boot")
+	}
+}
+
+// forkPrompt is the prompt of the fork's first turn.
+const forkPrompt = "In this fork, recall what the parent session did."
+
+func TestCodexForkOfACompactedThread(t *testing.T) {
+	e := newEnv(t)
+	e.run(t, "notes-history-compact.json", map[string]string{"MARK": "fork-parent"}, prompt)
+	files, err := e.w.SessionFiles(modelserver.Codex)
+	if err != nil || len(files) != 1 {
+		t.Fatalf("want the parent's rollout, got %v (%v)", files, err)
+	}
+	parent := threadOf(t, files[0])
+
+	srv := e.run(t, "fork.json", nil, "fork", parent, forkPrompt)
+	files, err = e.w.SessionFiles(modelserver.Codex)
+	if err != nil || len(files) != 2 {
+		t.Fatalf("want the parent's and the fork's rollouts, got %v (%v)", files, err)
+	}
+	fork := ""
+	for _, f := range files {
+		if id := threadOf(t, f); id != parent {
+			fork = id
+		}
+	}
+	reqs := requests(t, srv)
+	if len(reqs) != 2 {
+		t.Fatalf("fork made %d model requests, want 2", len(reqs))
+	}
+	// The fork inherits the parent's compaction: its first window is the
+	// parent's second, under the fork's own thread id.
+	bootFork := `<notesoup-boot window="codex:` + fork + `:1">`
+	if len(reqs[0].developer(bootFork)) != 1 {
+		var boots []string
+		for _, d := range reqs[0].developer("<notesoup-boot") {
+			boots = append(boots, d[:min(len(d), 90)])
+		}
+		t.Errorf("fork's first request lacks %s; boots present: %q", bootFork, boots)
+	}
+	out, ok := reqs[1].toolOutput("history_list")
+	if !ok {
+		t.Fatalf("fork's second request carries no history_list output")
+	}
+	t.Logf("history_list in the fork:\n%s", out)
+	for _, w := range []string{forkPrompt, prompt, "codex:" + fork + ":"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("fork's history_list lacks %q", w)
+		}
 	}
 }
