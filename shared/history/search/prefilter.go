@@ -125,23 +125,29 @@ func (s *scanner) overlap() int {
 	return n
 }
 
-// feed scans one chunk (which repeats the previous chunk's last overlap()
-// bytes). done reports that the answer is settled: every atom was found
-// (the file is a candidate).
-func (s *scanner) feed(chunk []byte) (done bool) {
+// feed scans one lower-cased chunk (which repeats the previous chunk's
+// last overlap() bytes) for the atoms. done reports that the answer is
+// settled: every atom was found (the file is a candidate).
+func (s *scanner) feed(folded []byte) (done bool) {
 	for i, a := range s.p.atoms {
-		if !s.found[i] && indexFoldASCII(chunk, a) >= 0 {
+		if !s.found[i] && bytes.Index(folded, []byte(a)) >= 0 {
 			s.found[i] = true
 			s.missing--
 		}
 	}
-	if s.missing == 0 {
-		return true
+	return s.missing == 0
+}
+
+// feedRaw folds a chunk into scratch (grown as needed) and feeds it.
+func (s *scanner) feedRaw(chunk []byte, scratch *[]byte) bool {
+	if cap(*scratch) < len(chunk) {
+		*scratch = make([]byte, len(chunk))
 	}
-	if !s.escaped && hasAlnumEscape(chunk) {
+	f := (*scratch)[:len(chunk)]
+	if foldLower(f, chunk) {
 		s.escaped = true
 	}
-	return false
+	return s.feed(f)
 }
 
 // candidate reports, after the whole file was fed, whether it may match.
@@ -179,85 +185,4 @@ func hexVal(c byte) (byte, bool) {
 		return c - 'A' + 10, true
 	}
 	return 0, false
-}
-
-// letterRank orders lower-case letters from rarest to most common in prose
-// and code, so the anchor byte of an atom is the one with the fewest false
-// starts.
-const letterRank = "qjzxvkwyfbghmpudclsnoritae"
-
-// indexFoldASCII returns the index of the first ASCII case-insensitive
-// occurrence of the lower-case atom a in b, or -1. It anchors on the atom's
-// rarest byte, found with bytes.IndexByte (vectorised) in both cases, and
-// verifies around each hit.
-func indexFoldASCII(b []byte, a string) int {
-	if len(a) == 0 {
-		return 0
-	}
-	at := anchor(a)
-	lo := a[at]
-	up := lo
-	if lo >= 'a' && lo <= 'z' {
-		up = lo - 'a' + 'A'
-	}
-	nextLo, nextUp := -2, -2 // -2: not searched yet
-	pos := at
-	for pos < len(b)-(len(a)-1-at) {
-		if nextLo != -1 && nextLo < pos {
-			if i := bytes.IndexByte(b[pos:], lo); i >= 0 {
-				nextLo = pos + i
-			} else {
-				nextLo = -1
-			}
-		}
-		if up != lo && nextUp != -1 && nextUp < pos {
-			if i := bytes.IndexByte(b[pos:], up); i >= 0 {
-				nextUp = pos + i
-			} else {
-				nextUp = -1
-			}
-		}
-		hit := nextLo
-		if up != lo && nextUp >= 0 && (hit < 0 || nextUp < hit) {
-			hit = nextUp
-		}
-		if hit < 0 {
-			return -1
-		}
-		start := hit - at
-		if start >= 0 && start+len(a) <= len(b) && equalFoldLower(b[start:start+len(a)], a) {
-			return start
-		}
-		pos = hit + 1
-	}
-	return -1
-}
-
-// anchor picks the position of the rarest byte of a.
-func anchor(a string) int {
-	best, bestRank := 0, -1
-	for i := 0; i < len(a); i++ {
-		r := strings.IndexByte(letterRank, a[i])
-		if r < 0 {
-			r = 0 // digits are as rare as the rarest letters in prose
-		}
-		if bestRank < 0 || r < bestRank {
-			best, bestRank = i, r
-		}
-	}
-	return best
-}
-
-// equalFoldLower compares b to the lower-case ASCII a, folding b.
-func equalFoldLower(b []byte, a string) bool {
-	for i := 0; i < len(a); i++ {
-		c := b[i]
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != a[i] {
-			return false
-		}
-	}
-	return true
 }

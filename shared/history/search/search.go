@@ -222,28 +222,32 @@ type searcher struct {
 
 // worker searches files one at a time with its own read buffer.
 type worker struct {
-	s   *searcher
-	buf []byte
-	// lastCandidate is the raw scan's verdict on the file just scanned.
-	lastCandidate bool
+	s    *searcher
+	buf  []byte // read buffer where mmap is unavailable
+	fold []byte // the current chunk, lower-cased
+	// first is the first line of the file scanned last.
+	first []byte
 }
 
 // answer finds one file's answer: from the cache when the file (and what
 // it inherits) is unchanged, else by scanning and, for candidates, decoding.
 func (w *worker) answer(j job) (*fileAnswer, int, int64) {
 	path := j.sess.Path
+	fail := func(err error) (*fileAnswer, int, int64) {
+		return &fileAnswer{Session: j.sess, Err: fmt.Sprintf("%s: %v", path, err)}, fromError, 0
+	}
 	f, err := os.Open(path)
 	if err != nil {
-		return &fileAnswer{Session: j.sess, Err: fmt.Sprintf("%s: %v", path, err)}, fromError, 0
+		return fail(err)
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return &fileAnswer{Session: j.sess, Err: fmt.Sprintf("%s: %v", path, err)}, fromError, 0
+		return fail(err)
 	}
 	key, err := keyOf(f, fi)
 	if err != nil {
-		return &fileAnswer{Session: j.sess, Err: fmt.Sprintf("%s: %v", path, err)}, fromError, 0
+		return fail(err)
 	}
 	if a := w.s.cache.Files[path]; a.fresh(key, statKey) {
 		return a, fromCache, 0
@@ -254,86 +258,127 @@ func (w *worker) answer(j job) (*fileAnswer, int, int64) {
 		sess.Updated = fi.ModTime()
 	}
 	a := &fileAnswer{Key: key, Session: sess}
-	deps, inherits, scanned, err := w.scan(f, key.Size, j.src.Harness)
+	var sc *scanner
+	if w.s.plan.ok {
+		sc = newScanner(w.s.plan)
+	}
+	done, scanned, err := w.scan(f, key.Size, sc)
 	if err != nil {
 		a.Err = fmt.Sprintf("%s: %v", path, err)
 		return a, fromError, scanned
 	}
-	if inherits {
-		// The answer also depends on the parents' bytes.
-		a.Deps = map[string]FileKey{}
-		for _, p := range w.s.forkParents(deps) {
-			k, err := statKey(p)
-			if err != nil {
-				continue // a missing parent is the decoder's gap notice
+	if j.src.Harness == history.HarnessCodex && len(w.first) > 0 {
+		if threads := historyBaseThreads(w.first); len(threads) > 0 {
+			// A paginated fork shows its parents' rows too: the answer
+			// depends on their bytes, and so does the raw scan.
+			a.Deps = map[string]FileKey{}
+			for _, p := range w.s.forkParents(threads) {
+				pf, err := os.Open(p)
+				if err != nil {
+					continue // a missing parent is the decoder's gap notice
+				}
+				pfi, err := pf.Stat()
+				if err == nil {
+					var k FileKey
+					if k, err = keyOf(pf, pfi); err == nil {
+						a.Deps[p] = k
+						if !done {
+							var n int64
+							done, n, err = w.scan(pf, k.Size, sc)
+							scanned += n
+						}
+					}
+				}
+				pf.Close()
+				if err != nil {
+					a.Err = fmt.Sprintf("%s: parent %s: %v", path, p, err)
+					return a, fromError, scanned
+				}
 			}
-			a.Deps[p] = k
+			if len(threads) > len(a.Deps) {
+				sc = nil // a parent we could not name or read: decode
+			}
 		}
-	} else if w.s.plan.ok && !w.lastCandidate {
+	}
+	if sc != nil && !done && !sc.candidate() {
 		return a, fromScan, scanned
 	}
 	w.decode(j.src, sess, a)
 	return a, fromDecode, scanned
 }
 
-// scan reads the file once: the raw prefilter over every chunk, and the
-// first line, which says whether the session inherits another file's rows
-// (a Codex fork's history_base). It returns the parent thread ids.
-func (w *worker) scan(f *os.File, size int64, harness string) (parents []string, inherits bool, scanned int64, err error) {
-	var sc *scanner
-	if w.s.plan.ok {
-		sc = newScanner(w.s.plan)
+// scan feeds the first size bytes of f to sc (when not nil) and keeps the
+// file's first line in w.first. done reports that sc found every atom.
+func (w *worker) scan(f *os.File, size int64, sc *scanner) (done bool, scanned int64, err error) {
+	w.first = w.first[:0]
+	if size == 0 {
+		return false, 0, nil
 	}
-	w.lastCandidate = !w.s.plan.ok
+	data, unmap, merr := mapFile(f, size)
+	if merr != nil {
+		return w.scanRead(f, size, sc)
+	}
+	defer unmap()
+	w.keepFirst(data)
+	if sc == nil {
+		return false, 0, nil
+	}
+	keep := sc.overlap()
+	for off := 0; off < len(data); {
+		start := max(0, off-keep)
+		end := min(len(data), off+chunkBytes)
+		scanned += int64(end - off)
+		if sc.feedRaw(data[start:end], &w.fold) {
+			return true, scanned, nil
+		}
+		off = end
+	}
+	return false, scanned, nil
+}
+
+// scanRead is scan without mmap: chunked reads into a reused buffer.
+func (w *worker) scanRead(f *os.File, size int64, sc *scanner) (done bool, scanned int64, err error) {
 	r := io.NewSectionReader(f, 0, size)
 	keep := 0
 	if sc != nil {
 		keep = sc.overlap()
 	}
 	buf := w.buf[:0]
-	first := true
-	for {
+	for first := true; ; first = false {
 		n, rerr := io.ReadFull(r, buf[len(buf):cap(buf)])
 		chunk := buf[:len(buf)+n]
 		scanned += int64(n)
 		if first {
-			first = false
-			if harness == "codex" {
-				line := chunk
-				if i := bytes.IndexByte(line, '\n'); i >= 0 {
-					line = line[:i]
-				}
-				parents = historyBaseThreads(line)
-				inherits = len(parents) > 0
-				if inherits {
-					return parents, true, scanned, nil
-				}
-			}
+			w.keepFirst(chunk)
 			if sc == nil {
-				return nil, false, scanned, nil // nothing to prove: decode
+				return false, scanned, nil
 			}
 		}
-		if sc != nil && sc.feed(chunk) {
-			w.lastCandidate = true
-			return nil, false, scanned, nil
+		if sc.feedRaw(chunk, &w.fold) {
+			return true, scanned, nil
 		}
 		if rerr == io.EOF || rerr == io.ErrUnexpectedEOF {
-			break
+			return false, scanned, nil
 		}
 		if rerr != nil {
-			return nil, false, scanned, rerr
+			return false, scanned, rerr
 		}
-		// Carry the overlap to the front of the buffer.
-		if keep > len(chunk) {
-			keep = len(chunk)
-		}
+		keep = min(keep, len(chunk))
 		copy(buf[:keep], chunk[len(chunk)-keep:])
 		buf = buf[:keep]
 	}
-	if sc != nil {
-		w.lastCandidate = sc.candidate()
+}
+
+// firstLineMax bounds the first line kept for the fork check: a Codex
+// session_meta with its base instructions is tens of KiB.
+const firstLineMax = 256 << 10
+
+func (w *worker) keepFirst(b []byte) {
+	b = b[:min(len(b), firstLineMax)]
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		b = b[:i]
 	}
-	return nil, false, scanned, nil
+	w.first = append(w.first[:0], b...)
 }
 
 // historyBaseThreads returns the parent thread named by a Codex
@@ -385,7 +430,7 @@ func firstLine(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	buf := make([]byte, 64<<10)
+	buf := make([]byte, firstLineMax)
 	n, err := io.ReadFull(f, buf)
 	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
 		return nil, err

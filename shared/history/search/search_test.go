@@ -191,7 +191,8 @@ func TestPrefilterNeverHidesAMatch(t *testing.T) {
 				continue
 			}
 			sc := newScanner(p)
-			sc.feed(raw)
+			var scratch []byte
+			sc.feedRaw(raw, &scratch)
 			if !sc.candidate() {
 				t.Errorf("%s: query %q matches a decoded event but the raw scan ruled the file out", f.sess.Path, q)
 			}
@@ -369,23 +370,25 @@ func TestSearchRefusesBadQueries(t *testing.T) {
 	}
 }
 
-func TestIndexFoldASCII(t *testing.T) {
+func TestScannerFoldsCase(t *testing.T) {
 	cases := []struct {
-		hay, atom string
-		want      int
+		hay, q string
+		want   bool
 	}{
-		{"hello World", "world", 6},
-		{"WORLDworld", "world", 0},
-		{"abc", "abcd", -1},
-		{"xxNEEDLExx", "needle", 2},
-		{"needl", "needle", -1},
-		{"a1b2c3", "2c3", 3},
-		{"", "a", -1},
-		{"qqq zebra", "zebra", 4},
+		{"hello World", "world", true},
+		{"WORLDworld", "WoRlD", true},
+		{"abc", "abcd", false},
+		{"xxNEEDLExx-1", "needle-1", true},
+		{"needl", "needle", false},
+		{`say \u0041bc`, "zzz", true}, // an escaped letter: cannot rule out
+		{"ÉTÉ", "ete", false},
 	}
 	for _, c := range cases {
-		if got := indexFoldASCII([]byte(c.hay), c.atom); got != c.want {
-			t.Errorf("indexFoldASCII(%q, %q) = %d, want %d", c.hay, c.atom, got, c.want)
+		sc := newScanner(newPlan(c.q))
+		var scratch []byte
+		sc.feedRaw([]byte(c.hay), &scratch)
+		if got := sc.candidate(); got != c.want {
+			t.Errorf("scan %q for %q: candidate %v, want %v", c.hay, c.q, got, c.want)
 		}
 	}
 }

@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""Collate bench/run.sh outputs into one JSON document (results.json).
+
+Usage: collate.py OUT_DIR CORPUS_JSON
+"""
+import glob, json, os, platform, subprocess, sys, time
+
+out, corpus_json = sys.argv[1], sys.argv[2]
+
+
+def hyperfine(name):
+    with open(os.path.join(out, name + ".json")) as f:
+        res = json.load(f)["results"]
+    load = open(os.path.join(out, name + ".load")).read().strip()
+    return {r["command"]: {"mean_s": r["mean"], "stddev_s": r["stddev"], "median_s": r["median"],
+                           "min_s": r["min"], "user_s": r["user"], "system_s": r["system"],
+                           "runs": len(r["times"]), "load_avg": load} for r in res}
+
+
+def read_json(name):
+    with open(os.path.join(out, name)) as f:
+        return json.loads(f.read())
+
+
+def cpu(name):
+    u, s, e = open(os.path.join(out, name)).read().split()
+    return {"user_s": float(u), "system_s": float(s), "wall_s": float(e)}
+
+
+def sh(cmd):
+    try:
+        return subprocess.check_output(cmd, shell=True, text=True, stderr=subprocess.DEVNULL).strip()
+    except Exception:
+        return ""
+
+
+corpus = json.load(open(corpus_json))
+doc = {
+    "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    "commit": sh("git rev-parse --short HEAD"),
+    "machine": {
+        "cpu": sh("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2").strip(),
+        "cores": os.cpu_count(),
+        "mem": sh("free -h | awk '/Mem:/{print $2}'"),
+        "kernel": platform.release(),
+        "go": sh("go version"),
+    },
+    "corpus": {k: corpus[k] for k in ("bytes", "sessions", "harnesses", "needle")},
+    "decode": {},
+    "search": hyperfine("search"),
+    "search_cpu": {"cold": cpu("search-cold.cpu"), "warm": cpu("search-warm.cpu"), "rg": cpu("rg.cpu")},
+    "search_stats": read_json("search-cold.json").get("stats"),
+    "sessions": hyperfine("sessions"),
+    "memory_200mb": dict(read_json("mem.json"), max_rss_kb=int(open(os.path.join(out, "mem.rss")).read().strip())),
+    "gobench": open(os.path.join(out, "benchstat.txt")).read() if os.path.exists(os.path.join(out, "benchstat.txt")) else "",
+}
+for h in ("claude", "pi", "codex"):
+    doc["decode"][h] = {"hyperfine": hyperfine("decode-" + h), "inprocess": read_json("decodeall-%s.json" % h)}
+json.dump(doc, sys.stdout, indent=2)
+print()

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# bench/run.sh: notesoup's benchmark suite, each figure beside its baseline on
+# the same files, in one run. Writes $BENCH_DIR/results.json and a Markdown
+# table ($BENCH_DIR/results.md) for BENCHMARKS.md.
+#
+#   BENCH_SIZE=1G BENCH_DIR=/tmp/notesoup-bench bench/run.sh
+#
+# The generated corpus lives in $BENCH_DIR (never in the repository) and is
+# reused while its size and seed are unchanged. On a shared machine every
+# figure carries the load average measured next to it, and CPU time where
+# wall time only measures the neighbours.
+set -euo pipefail
+
+BENCH_DIR=${BENCH_DIR:-${TMPDIR:-/tmp}/notesoup-bench}
+BENCH_SIZE=${BENCH_SIZE:-1G}
+BENCH_SEED=${BENCH_SEED:-1}
+BENCH_RUNS=${BENCH_RUNS:-5}
+BENCH_COUNT=${BENCH_COUNT:-5}       # go test -count, for benchstat
+MEM_SIZE=${MEM_SIZE:-200M}          # the single transcript of the memory figure
+# benchstat pinned: the x/perf pseudo-version it ships in.
+BENCHSTAT=${BENCHSTAT:-golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da}
+GO=${GO:-go}
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+mkdir -p "$BENCH_DIR/bin"
+log() { echo "bench: $*" >&2; }
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+
+need() {
+	local missing=()
+	for t in hyperfine rg jq; do command -v "$t" >/dev/null || missing+=("$t"); done
+	[ ${#missing[@]} -eq 0 ] && return
+	pkgs=()
+	for t in "${missing[@]}"; do case $t in rg) pkgs+=(ripgrep) ;; *) pkgs+=("$t") ;; esac; done
+	log "installing ${pkgs[*]} (Debian packages)"
+	if [ "$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq "${pkgs[@]}"; else sudo apt-get update -qq && sudo apt-get install -y -qq "${pkgs[@]}"; fi
+}
+need
+
+log "building"
+(cd "$root" && $GO build -o "$BENCH_DIR/bin/notesoup" ./cmd/notesoup &&
+	$GO build -o "$BENCH_DIR/bin/corpus" ./testkit/cmd/corpus &&
+	$GO build -o "$BENCH_DIR/bin/decodeall" ./bench/cmd/decodeall)
+NS=$BENCH_DIR/bin/notesoup
+
+corpus=$BENCH_DIR/corpus-$BENCH_SIZE-$BENCH_SEED
+if [ ! -f "$corpus/corpus.json" ]; then
+	log "generating a $BENCH_SIZE corpus (seed $BENCH_SEED) in $corpus"
+	rm -rf "$corpus"
+	"$BENCH_DIR/bin/corpus" -dir "$corpus" -size "$BENCH_SIZE" -seed "$BENCH_SEED" >"$corpus.json.tmp"
+	mv "$corpus.json.tmp" "$corpus/corpus.json"
+fi
+home=$corpus/home
+CL=$home/.claude/projects PI=$home/.pi/agent/sessions CX=$home/.codex/sessions
+needle=$(jq -r .needle "$corpus/corpus.json")
+roots=(--claude-root "$CL" --pi-root "$PI" --codex-root "$CX")
+
+memdir=$BENCH_DIR/mem-$MEM_SIZE
+if [ ! -f "$memdir/corpus.json" ]; then
+	log "generating one $MEM_SIZE Pi transcript"
+	rm -rf "$memdir"
+	"$BENCH_DIR/bin/corpus" -dir "$memdir" -size "$MEM_SIZE" -sessions 1 -harnesses pi -seed 2 >"$memdir.json.tmp"
+	mv "$memdir.json.tmp" "$memdir/corpus.json"
+fi
+
+out=$BENCH_DIR/out
+rm -rf "$out" && mkdir -p "$out"
+hf() { # name, hyperfine args...
+	local name=$1
+	shift
+	log "$name (load $(load))"
+	echo "$(load)" >"$out/$name.load"
+	hyperfine --style basic --export-json "$out/$name.json" "$@" >"$out/$name.txt" 2>&1 || { cat "$out/$name.txt" >&2; return 1; }
+}
+
+# 1. Decode throughput per harness beside cat and jq over the same files.
+for h in claude pi codex; do
+	case $h in claude) r=$CL ;; pi) r=$PI ;; codex) r=$CX ;; esac
+	find "$r" -name '*.jsonl' -print0 >"$out/files-$h"
+	hf "decode-$h" --runs 3 --warmup 1 \
+		-n "cat $h" "xargs -0 cat <$out/files-$h >/dev/null" \
+		-n "jq -c . $h" "xargs -0 jq -c . <$out/files-$h >/dev/null" \
+		-n "notesoup decode $h" "$BENCH_DIR/bin/decodeall -harness $h -root $r >/dev/null"
+	"$BENCH_DIR/bin/decodeall" -harness "$h" -root "$r" >"$out/decodeall-$h.json"
+done
+
+# 2. A literal query over the whole corpus: cold (empty answer cache, the
+# first run after the files changed), warm (unchanged files), beside rg.
+cache=$BENCH_DIR/search-cache
+hf search --runs "$BENCH_RUNS" --warmup 1 \
+	-n "rg -F -c" "rg -F -c '$needle' $CL $PI $CX" \
+	-n "rg -F -i -c" "rg -F -i -c '$needle' $CL $PI $CX" \
+	-n "notesoup search cold" --prepare "rm -rf $cache" "$NS search '$needle' ${roots[*]} --cache-dir $cache --limit 0 --json" \
+	-n "notesoup search warm" --prepare "true" "$NS search '$needle' ${roots[*]} --cache-dir $cache --limit 0 --json"
+rm -rf "$cache"
+"$NS" search "$needle" "${roots[@]}" --cache-dir "$cache" --json --limit 0 >"$out/search-cold.json"
+/usr/bin/time -f '%U %S %e' -o "$out/search-cold.cpu" "$NS" search "$needle" "${roots[@]}" --no-cache --json >/dev/null
+/usr/bin/time -f '%U %S %e' -o "$out/search-warm.cpu" "$NS" search "$needle" "${roots[@]}" --cache-dir "$cache" --json >/dev/null
+/usr/bin/time -f '%U %S %e' -o "$out/rg.cpu" rg -F -c "$needle" "$CL" "$PI" "$CX" >/dev/null
+
+# 3. Listing sessions across harnesses.
+hf sessions --runs "$BENCH_RUNS" --warmup 1 \
+	-n "notesoup history sessions" "$NS history sessions ${roots[*]} --limit 0 --json >/dev/null"
+
+# 4. Peak memory of decoding a 200 MB transcript.
+memroot=$memdir/home/.pi/agent/sessions
+/usr/bin/time -f '%M' -o "$out/mem.rss" "$BENCH_DIR/bin/decodeall" -harness pi -root "$memroot" >"$out/mem.json"
+
+# 5. In-process figures: go test -bench, compared with benchstat.
+log "go test -bench (load $(load))"
+(cd "$root" && NOTESOUP_BENCH_CORPUS=$corpus NOTESOUP_BENCH_NEEDLE=$needle \
+	$GO test -run '^$' -bench . -benchtime 1x -count "$BENCH_COUNT" ./bench) >"$out/gobench.txt"
+(cd "$root" && $GO run "$BENCHSTAT" "$out/gobench.txt") >"$out/benchstat.txt" || log "benchstat failed; raw output in $out/gobench.txt"
+
+# Collate.
+python3 "$root/bench/collate.py" "$out" "$corpus/corpus.json" >"$BENCH_DIR/results.json"
+log "results: $BENCH_DIR/results.json"
+cat "$BENCH_DIR/results.json"
