@@ -92,7 +92,7 @@ func runHook(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer closeHost()
-	h := codexHook{s: s, codexHome: os.Getenv("CODEX_HOME"), log: stderr}
+	h := codexHook{s: s, codexHome: os.Getenv("CODEX_HOME")}
 	text, undo, err := h.answer(context.Background(), event, in)
 	if err != nil {
 		// A hook failure must not stop the person's session: say why on
@@ -145,7 +145,6 @@ func readCodexHookInput(r io.Reader, event string) (codexHookInput, error) {
 type codexHook struct {
 	s         *service.Service
 	codexHome string
-	log       io.Writer
 }
 
 func (h codexHook) caller(in codexHookInput) service.Caller {
@@ -172,8 +171,9 @@ func (h codexHook) answer(ctx context.Context, event string, in codexHookInput) 
 
 // ordinal is the window ordinal of the thread's head: the history decoder's
 // own answer (compactions of this thread and, for a fork, of its parents),
-// else the compactions counted in this rollout. A thread Codex has not
-// written yet is in its first window.
+// else the compactions counted in this rollout — but never for a fork,
+// whose parents' compactions this file does not show (no guessing). A
+// thread Codex has not written yet is in its first window.
 func (h codexHook) ordinal(ctx context.Context, in codexHookInput) (int, error) {
 	st, err := h.s.HistoryState(ctx, h.caller(in), "")
 	if err == nil {
@@ -191,6 +191,9 @@ func (h codexHook) ordinal(ctx context.Context, in codexHookInput) (int, error) 
 			return 0, nil
 		}
 		return 0, fmt.Errorf("window ordinal of thread %s: %v; counting compactions: %v", in.SessionID, err, mErr)
+	}
+	if m.Forked {
+		return 0, fmt.Errorf("window ordinal of forked thread %s: %v", in.SessionID, err)
 	}
 	return m.Compactions, nil
 }
@@ -284,6 +287,9 @@ type rolloutMeasure struct {
 	ContextTokens int64
 	// Compactions counts compacted records in this file.
 	Compactions int
+	// Forked is true when the file is a fork (its session_meta names a
+	// parent): compactions before the fork point are in other files.
+	Forked bool
 }
 
 // measureRollout scans a rollout for the latest usage and the compactions.
@@ -324,6 +330,10 @@ func measureRollout(path string) (rolloutMeasure, error) {
 	r := bufio.NewReader(f)
 	for {
 		raw, err := r.ReadBytes('\n')
+		if len(raw) > 0 && strings.Contains(string(raw), `"session_meta"`) &&
+			(strings.Contains(string(raw), `"forked_from_id"`) || strings.Contains(string(raw), `"history_base"`)) {
+			m.Forked = true
+		}
 		if len(raw) > 0 && (strings.Contains(string(raw), `"token`) || strings.Contains(string(raw), `"compacted"`)) {
 			line.Type, line.Payload.Type, line.Payload.Usage, line.Payload.Info = "", "", nil, nil
 			// A partial last line (Codex is writing) is skipped.

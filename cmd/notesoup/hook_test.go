@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -57,6 +58,8 @@ func rollout(id string, steps ...string) string {
 			fmt.Fprintf(&b, lineUser+"\n", ord)
 		case s == "compacted":
 			fmt.Fprintf(&b, lineCompacted+"\n", ord)
+		case s == "fork":
+			fmt.Fprintf(&b, `{"timestamp":"2026-12-02T11:00:00.500Z","ordinal":%d,"type":"session_meta","payload":{"id":"x","forked_from_id":"p"}}`+"\n", ord)
 		case s == "null":
 			fmt.Fprintf(&b, lineNullInfo+"\n", ord)
 		case s == "torn":
@@ -90,6 +93,7 @@ func TestMeasureRollout(t *testing.T) {
 		{"usage after compaction", []string{"user", "usage 80000", "compacted", "count 0", "usage 3000"}, 3000, 1},
 		{"two compactions", []string{"user", "compacted", "usage 5", "compacted"}, 0, 2},
 		{"torn last line skipped", []string{"user", "usage 40000", "torn"}, 40000, 0},
+		{"fork", []string{"fork", "user", "compacted"}, 0, 1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -100,6 +104,9 @@ func TestMeasureRollout(t *testing.T) {
 			m, err := measureRollout(p)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if forked := slices.Contains(tc.steps, "fork"); m.Forked != forked {
+				t.Errorf("Forked = %v, want %v", m.Forked, forked)
 			}
 			if m.ContextTokens != tc.tokens || m.Compactions != tc.compactions {
 				t.Errorf("got %+v, want tokens %d compactions %d", m, tc.tokens, tc.compactions)
