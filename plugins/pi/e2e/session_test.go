@@ -156,3 +156,34 @@ func TestInstalledPackage(t *testing.T) {
 		t.Errorf("installed package did not load or did not use --notesoup-bin:\n%s", out)
 	}
 }
+
+// TestEmptyCommand: /notesoup empty while idle gives the model one hidden
+// close-out turn (the budget warning) to save notes, then empties the
+// window with no continuation; the next prompt starts from the boot.
+func TestEmptyCommand(t *testing.T) {
+	e := setup(t, "empty.json", nil)
+	e.run(t, nil, "-p", "Say hello")
+	files, _ := e.w.SessionFiles("pi")
+	_, stderr := e.run(t, nil, "-p", "--session", files[0], "/notesoup empty")
+	t.Logf("pi stderr:\n%s", stderr)
+	bodies := e.bodies()
+	if len(bodies) != 3 {
+		t.Fatalf("model requests after /notesoup empty = %d, want 3 (hello, close-out, its tool follow-up; no continuation)", len(bodies))
+	}
+	if !strings.Contains(bodies[1], warningPhrase) {
+		t.Errorf("close-out request does not carry the budget warning")
+	}
+	es := e.entries(t)
+	comps := ofType(es, "compaction")
+	if len(comps) != 1 {
+		t.Fatalf("compaction entries = %d, want 1", len(comps))
+	}
+	if s, _ := comps[0]["summary"].(string); !strings.Contains(s, "the deploy key rotates on Fridays") {
+		t.Errorf("boot after /notesoup empty lacks the note saved in the close-out:\n%s", s)
+	}
+	e.run(t, nil, "-p", "--session", files[0], "What do you remember?")
+	next := e.bodies()[3]
+	if !strings.Contains(next, "the deploy key rotates on Fridays") || strings.Contains(next, "Say hello") {
+		t.Errorf("the prompt after /notesoup empty does not start from the clean boot:\n%.3000s", next)
+	}
+}

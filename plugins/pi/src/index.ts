@@ -44,7 +44,7 @@ export function loadTools(root: string): ToolDef[] {
 }
 
 function log(message: string): void {
-	process.stderr.write(`notesoup: ${message}\n`);
+	process.stderr.write(message.startsWith("notesoup:") ? `${message}\n` : `notesoup: ${message}\n`);
 }
 
 export default function notesoup(pi: ExtensionAPI): void {
