@@ -9,7 +9,7 @@ import { callHelper, type Caller, type HelperReply } from './helper'
 import { RESET_TOOL, TOOL_PREFIX, TOOLS, type ToolHook } from './tools.gen'
 import {
   blockText, compactArgs, completionEvent, CONTINUE_COMMAND, CUTOFF_TEXT, fresh, markerIn,
-  type Action, type FlowState, type Limits, type ModState, type Origin, type PendingCommit,
+  transcriptCommitted, type Action, type FlowState, type Limits, type ModState, type Origin, type PendingCommit,
 } from './state'
 
 /** The module's state for the loaded session (see state.ts). */
@@ -78,6 +78,7 @@ async function buildBoot($: EngineInterface, ordinal: number, sticky?: string, h
 
 export async function onSessionStart($: EngineInterface, e: Parameters<Hooks['session.start']>[1], next: Parameters<Hooks['session.start']>[2]) {
   S = fresh()
+  S.interactive = e.isInteractive
   if ((await $.env.get('NOTESOUP_DISABLED')) !== undefined) {
     S.disabled = true
     await $.ui.log('notesoup: NOTESOUP_DISABLED is set; the mod is off for this session', { to: 'debug' })
@@ -101,6 +102,11 @@ export async function onClassicStart($: EngineInterface, e: Parameters<Hooks['cl
     S.transcript = e.transcript_path
     S.transcriptSession = e.session_id
   }
+  // After a compaction the engine starts the new window with a classic
+  // SessionStart (source "compact"): a fresh dispatch whose
+  // $.session.messages() shows the conversation as it now stands.
+  const p = S.pending
+  if (p && e.source === 'compact') background($, checkMessagesEvidence($, p))
   return next(e)
 }
 
@@ -301,8 +307,13 @@ function perform($: EngineInterface, acts: readonly Action[]): void {
       // then the continuation, which onContinueCommand lets through only
       // after a confirmed commit that permits one.
       background($, runCompaction($, a.marker))
-      background($, submitContinuation($))
-    } else if (a.kind === 'send_continuation') S.continuationReady = true
+      // Headless, the session ends once the queue drains: the continuation
+      // must be queued now. Interactively it is queued after the commit.
+      if (!S.interactive) background($, submitContinuation($))
+    } else if (a.kind === 'send_continuation') {
+      S.continuationReady = true
+      if (S.interactive) background($, submitContinuation($))
+    }
     else if (a.kind === 'report_dropped') $.ui.log(a.message ?? 'notesoup: the continuation prompt was dropped')
     else if (a.kind === 'refuse' && a.message) $.ui.log(`notesoup: ${a.message}`)
   }
@@ -334,9 +345,52 @@ async function runCompaction($: EngineInterface, marker: string): Promise<void> 
   }
   // Interactive sessions expose the installed boot here; headless ones
   // commit from session.append (onAppend).
-  const p = S.pending
-  if (p && p.marker === marker) await checkMessagesEvidence($, p)
+  // Interactively the command resolves before the rows are kept, and
+  // neither session.append nor $.session.messages() show them on 2.1.332:
+  // look for the kept rows in the transcript for a while.
+  for (let i = 0; i < EVIDENCE_POLLS; i++) {
+    const p = S.pending
+    if (!p || p.marker !== marker) return
+    if ((await checkMessagesEvidence($, p)) || (await checkTranscriptEvidence($, p))) return
+    await $.clock.sleep(EVIDENCE_POLL_MS)
+  }
 }
+
+/**
+ * How much of the transcript's end is read for commit evidence: the
+ * boundary and the boot are the newest rows, and a boot block is bounded by
+ * the helper's budget (tens of KiB); 1 MiB leaves room for the echo rows.
+ */
+const TRANSCRIPT_TAIL_BYTES = 1 << 20
+
+/**
+ * Commit evidence from the kept rows on disk: the last compact boundary in
+ * the session's transcript is followed by our boot, unchanged, as the first
+ * user row. Only the documented transcript_path of this session is read.
+ */
+async function checkTranscriptEvidence($: EngineInterface, p: PendingCommit): Promise<boolean> {
+  const path = S.transcript
+  if (!path || S.transcriptSession !== S.session) return false
+  let text: string
+  try {
+    const st = await $.fs.stat(path)
+    const offset = Math.max(0, st.size - TRANSCRIPT_TAIL_BYTES)
+    text = String(await $.fs.read(path, { offset, length: st.size - offset }))
+  } catch {
+    return false
+  }
+  if (!transcriptCommitted(text, p.boot)) return false
+  await commit($, p.marker)
+  return true
+}
+
+/**
+ * How long runCompaction looks for interactive commit evidence: 40 × 250 ms
+ * = 10 s, well past the engine's swap (under a second observed) and short
+ * enough that a vetoed or lost compaction is not waited on for long.
+ */
+const EVIDENCE_POLLS = 40
+const EVIDENCE_POLL_MS = 250
 
 /**
  * Queues the continuation through the plugin's prompt command
@@ -372,13 +426,19 @@ export async function onContinueCommand($: EngineInterface, e: Parameters<Hooks[
   return next(e)
 }
 
-/** Interactive commit evidence: the installed boot is the first message the session holds. */
-async function checkMessagesEvidence($: EngineInterface, p: PendingCommit): Promise<void> {
+/**
+ * Interactive commit evidence: the installed boot, unchanged, is the first
+ * user message the session now holds (engine notices may precede it).
+ */
+async function checkMessagesEvidence($: EngineInterface, p: PendingCommit): Promise<boolean> {
   const msgs = await $.session.messages()
-  if (Array.isArray(msgs) && msgs.length > 0) {
-    const first = msgs[0] as { role?: string; text?: string }
-    if (first.role === 'user' && first.text === p.boot) await commit($, p.marker)
+  if (!Array.isArray(msgs)) return false
+  const first = (msgs as { role?: string; text?: string }[]).find((m) => m.role === 'user')
+  if (first?.text === p.boot) {
+    await commit($, p.marker)
+    return true
   }
+  return false
 }
 
 /** Confirms a commit with evidence and performs what follows (one continuation at most). */

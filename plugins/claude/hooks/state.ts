@@ -31,6 +31,8 @@ export type Origin = 'natural' | 'continuation' | 'closeout'
 
 /** Everything the module remembers; reset by `fresh()` at session start and end. */
 export type ModState = {
+  /** The session is interactive (a REPL): a continuation is queued after the commit, not before. */
+  interactive: boolean
   /** NOTESOUP_DISABLED was set at session.start: every hook passes through. */
   disabled: boolean
   /** DISABLE_COMPACT was set: no warnings, no explicit resets. */
@@ -65,7 +67,7 @@ export type ModState = {
 
 /** A fresh state. */
 export function fresh(): ModState {
-  return { disabled: false, compactDisabled: false, cap: '', limitsLogged: false, continuationReady: false, turnRunning: false, inputInTurn: false }
+  return { interactive: false, disabled: false, compactDisabled: false, cap: '', limitsLogged: false, continuationReady: false, turnRunning: false, inputInTurn: false }
 }
 
 /** The marker a compaction's instructions carry (shared/reset Marker). */
@@ -111,4 +113,27 @@ export function blockText(content: readonly unknown[] | undefined): string {
   return content
     .map((b) => (typeof b === 'object' && b !== null && (b as { type?: unknown }).type === 'text' ? String((b as { text?: unknown }).text ?? '') : ''))
     .join('')
+}
+
+/**
+ * Reports whether a transcript tail shows a committed reset: its last
+ * compact boundary is followed by boot, unchanged, as the first user row.
+ * A partial first or last line (a tail cut, a write in progress) is skipped.
+ */
+export function transcriptCommitted(tail: string, boot: string): boolean {
+  const rows: { type?: string; subtype?: string; message?: { content?: unknown } }[] = []
+  for (const line of tail.split('\n')) {
+    try {
+      rows.push(JSON.parse(line))
+    } catch {
+      // not a whole JSON line
+    }
+  }
+  let i = rows.length - 1
+  while (i >= 0 && !(rows[i]?.type === 'system' && rows[i]?.subtype === 'compact_boundary')) i--
+  if (i < 0) return false
+  const user = rows.slice(i + 1).find((r) => r.type === 'user')
+  const content = user?.message?.content
+  const text = typeof content === 'string' ? content : blockText(Array.isArray(content) ? content : undefined)
+  return text === boot
 }
