@@ -13,7 +13,7 @@ import { BIN } from "./bin.ts";
 
 interface Fake {
 	integ: Integration;
-	ctx: Ctx & { tokens: number | null; aborted: number; entries: any[] };
+	ctx: Ctx & { tokens: number | null; aborted: number; entries: any[]; idle: boolean };
 	requests: Request[];
 	sent: any[];
 	user: string[];
@@ -39,10 +39,11 @@ function setup(window = 200000): Fake {
 		tokens: 1000,
 		aborted: 0,
 		entries: [],
+		idle: true,
 		model: { id: "fake-model", provider: "fake", contextWindow: window },
 		sessionManager: { getSessionId: () => sid, getSessionFile: () => undefined, getBranch: () => ctx.entries },
 		getContextUsage: () => ({ tokens: ctx.tokens, contextWindow: window, percent: null }),
-		isIdle: () => true,
+		isIdle: () => ctx.idle,
 		abort: () => {
 			ctx.aborted++;
 		},
@@ -234,4 +235,47 @@ test("the cap is forgotten when the session identity changes, kept on reload", a
 	f.ctx.sessionManager.getSessionId = () => "another-session";
 	await f.integ.sessionStart(f.ctx);
 	assert.equal(f.integ.cap, undefined, "new identity");
+});
+
+test("natural input during the reset run owns the continuation", async () => {
+	const f = setup();
+	await f.integ.input("interactive", f.ctx);
+	await f.integ.agentStart(f.ctx);
+	await f.integ.step(f.ctx);
+	await f.integ.emptyBrain({}, f.ctx);
+	f.ctx.idle = false;
+	await f.integ.input("rpc", f.ctx); // the user types while the run is busy
+	await f.integ.input("extension", f.ctx); // ours: not natural input
+	await f.integ.agentEnd([{ role: "assistant", stopReason: "toolUse" }], f.ctx);
+	await settle();
+	assert.equal(events(f).filter((e) => e === "input_accepted").length, 2, "only the two natural inputs");
+	assert.equal(f.ctx.entries.filter((e) => e.type === "compaction").length, 0, "undelivered input holds reset work back");
+	// The queued input reaches the model in the next run; the reset then
+	// runs after that turn, and the user's input, not ours, continues.
+	f.ctx.idle = true;
+	await f.integ.agentStart(f.ctx);
+	await f.integ.step(f.ctx);
+	await f.integ.agentEnd([{ role: "assistant", stopReason: "stop" }], f.ctx);
+	await settle();
+	assert.equal(f.ctx.entries.filter((e) => e.type === "compaction").length, 1);
+	assert.deepEqual(f.user, [], "no continuation over natural input");
+});
+
+test("a final answer past the points: warning with the next prompt, reset after the turn", async () => {
+	const f = setup(200000);
+	await f.integ.agentStart(f.ctx);
+	await f.integ.step(f.ctx);
+	f.ctx.tokens = 160010;
+	await f.integ.agentEnd([{ role: "assistant", stopReason: "stop" }], f.ctx);
+	assert.equal(f.sent.length, 1);
+	assert.equal(f.sent[0].customType, "notesoup-warning");
+	assert.equal(f.ctx.entries.length, 0, "no reset below the hard point");
+	await f.integ.agentStart(f.ctx);
+	await f.integ.step(f.ctx);
+	f.ctx.tokens = 180010;
+	await f.integ.agentEnd([{ role: "assistant", stopReason: "stop" }], f.ctx);
+	await settle();
+	assert.equal(f.sent.length, 1, "no second warning");
+	assert.equal(f.ctx.entries.filter((e) => e.type === "compaction").length, 1);
+	assert.deepEqual(f.user, [CONTINUATION_PROMPT]);
 });
