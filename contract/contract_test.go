@@ -171,3 +171,23 @@ func TestThresholdsAndBinding(t *testing.T) {
 		t.Fatalf("binding = %+v", b)
 	}
 }
+
+// TestDecodeStoppedConsumerStillGetsSummary: a consumer that stops early
+// (history_read found its address) still receives the summary, which
+// carries the harness notice every response must show.
+func TestDecodeStoppedConsumerStillGetsSummary(t *testing.T) {
+	events := []history.Event{{Seq: 1, Text: "a"}, {Seq: 2, Text: "b"}, {Seq: 3, Text: "c"}}
+	sum := history.Summary{Windows: []string{"w"}, Notice: "[incomplete history] gap"}
+	h := connect(t, &fake{events: events, summary: sum})
+	n := 0
+	got, err := h.Decode(context.Background(), contract.DecodeRequest{}, func(history.Event) error {
+		n++
+		return history.ErrStopped
+	})
+	if !errors.Is(err, history.ErrStopped) || n != 1 {
+		t.Fatalf("err = %v after %d events, want ErrStopped after 1", err, n)
+	}
+	if !reflect.DeepEqual(got, sum) {
+		t.Fatalf("summary = %+v, want %+v", got, sum)
+	}
+}

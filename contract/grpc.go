@@ -108,7 +108,10 @@ func (c *GRPCClient) Decode(ctx context.Context, req DecodeRequest, emit history
 	if err != nil {
 		return history.Summary{}, err
 	}
-	var lastSeq int64
+	var (
+		lastSeq int64
+		stopped error // history.ErrStopped once the consumer stopped
+	)
 	for {
 		f, err := stream.Recv()
 		if errors.Is(err, io.EOF) {
@@ -125,12 +128,21 @@ func (c *GRPCClient) Decode(ctx context.Context, req DecodeRequest, emit history
 				return history.Summary{}, fmt.Errorf("plugin sent event seq %d after seq %d: events must ascend", ev.Seq, lastSeq)
 			}
 			lastSeq = ev.Seq
+			if stopped != nil {
+				continue
+			}
 			if err := emit(ev); err != nil {
-				return history.Summary{}, err
+				if !errors.Is(err, history.ErrStopped) {
+					return history.Summary{}, err
+				}
+				// The consumer has what it needs, but still wants the
+				// summary (windows, head, the harness notice), which only
+				// the last frame carries: drain without emitting.
+				stopped = err
 			}
 		}
 		if s := f.GetSummary(); s != nil {
-			return summaryFromPB(s), nil
+			return summaryFromPB(s), stopped
 		}
 	}
 }

@@ -1,8 +1,8 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -10,9 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/notesoup/notesoup/harness/claude"
-	"github.com/notesoup/notesoup/harness/codex"
-	"github.com/notesoup/notesoup/harness/pi"
+	"github.com/notesoup/notesoup/service"
 	"github.com/notesoup/notesoup/shared/history"
 )
 
@@ -35,64 +33,22 @@ func (m *histMultiFlag) String() string { return strings.Join(*m, ",") }
 // Set implements flag.Value: each use adds one value.
 func (m *histMultiFlag) Set(v string) error { *m = append(*m, v); return nil }
 
-// decoderFor returns the decoder for a harness's sessions. It is the hook the
-// plugin host replaces to decode in the harness plugins; until then the CLI
-// decodes in-process.
-var decoderFor = func(harness string, roots historyRoots) (history.Decoder, error) {
-	switch harness {
-	case history.HarnessClaude:
-		return claude.Decoder{}, nil
-	case history.HarnessPi:
-		return pi.Decoder{}, nil
-	case history.HarnessCodex:
-		return codex.Decoder{Roots: roots.codex}, nil
+// historyService returns the service the history commands use: sessions are
+// listed and decoded by the harness plugins, under the given roots.
+func historyService(roots historyRoots) (*service.Service, func(), error) {
+	h := newHost()
+	opts := []service.Option{service.WithLogger(newLogger("notesoup"))}
+	for harness, rs := range map[string][]string{history.HarnessClaude: roots.claude, history.HarnessPi: roots.pi, history.HarnessCodex: roots.codex} {
+		if len(rs) > 0 {
+			opts = append(opts, service.WithRoots(harness, rs...))
+		}
 	}
-	return nil, fmt.Errorf("no decoder for harness %q", harness)
-}
-
-// sessionsFor lists one harness's sessions under its roots. It is the hook
-// the plugin host replaces to list sessions through the harness plugins.
-var sessionsFor = func(harness string, roots historyRoots) ([]history.Session, error) {
-	switch harness {
-	case history.HarnessClaude:
-		rs := []string(roots.claude)
-		if len(rs) == 0 {
-			r, err := claude.DefaultRoot()
-			if err != nil {
-				return nil, err
-			}
-			rs = []string{r}
-		}
-		var all []history.Session
-		var errs []error
-		for _, r := range rs {
-			ss, err := claude.ListSessions(r)
-			all = append(all, ss...)
-			if err != nil {
-				errs = append(errs, err)
-			}
-		}
-		return all, errors.Join(errs...)
-	case history.HarnessPi:
-		rs := []string(roots.pi)
-		if len(rs) == 0 {
-			var err error
-			if rs, err = pi.DefaultRoots(); err != nil {
-				return nil, err
-			}
-		}
-		return pi.ListSessions(rs)
-	case history.HarnessCodex:
-		rs := []string(roots.codex)
-		if len(rs) == 0 {
-			var err error
-			if rs, err = codex.DefaultRoots(); err != nil {
-				return nil, err
-			}
-		}
-		return codex.ListSessions(rs)
+	s, err := service.New(h, opts...)
+	if err != nil {
+		h.Close()
+		return nil, nil, err
 	}
-	return nil, fmt.Errorf("unknown harness %q", harness)
+	return s, h.Close, nil
 }
 
 const historyUsage = `Usage:
@@ -139,10 +95,6 @@ func newHistoryFlags(name string, stderr io.Writer, roots *historyRoots) *flag.F
 	return fs
 }
 
-func catalogFor(roots historyRoots) history.Catalog {
-	return history.CatalogFunc(func(h string) ([]history.Session, error) { return sessionsFor(h, roots) })
-}
-
 // sessionJSON is a session as --json prints it.
 type sessionJSON struct {
 	Harness  string    `json:"harness"`
@@ -168,7 +120,13 @@ func historySessions(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	ss, err := history.ListSessions(catalogFor(roots), q)
+	svc, done, err := historyService(roots)
+	if err != nil {
+		fmt.Fprintf(stderr, "notesoup history sessions: %v\n", err)
+		return 1
+	}
+	defer done()
+	ss, err := svc.Sessions(context.Background(), q)
 	if err != nil {
 		// Sessions of the other harnesses are still worth printing.
 		fmt.Fprintf(stderr, "notesoup history sessions: %v\n", err)
@@ -194,20 +152,19 @@ func historySessions(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// openSession resolves a selector and prepares its projection and notice.
-func openSession(sel string, roots historyRoots) (history.Session, history.Projection, history.RenderOptions, error) {
-	s, err := history.Resolve(catalogFor(roots), sel, nil)
+// openSession resolves a selector and prepares its projection through the
+// harness plugin. The caller runs done when finished with it.
+func openSession(sel string, roots historyRoots) (history.Session, history.Projection, history.RenderOptions, func(), error) {
+	svc, done, err := historyService(roots)
 	if err != nil {
-		return history.Session{}, history.Projection{}, history.RenderOptions{}, err
+		return history.Session{}, history.Projection{}, history.RenderOptions{}, nil, err
 	}
-	d, err := decoderFor(s.Harness, roots)
+	o, err := svc.Open(context.Background(), service.Caller{}, sel)
 	if err != nil {
-		return history.Session{}, history.Projection{}, history.RenderOptions{}, err
+		done()
+		return history.Session{}, history.Projection{}, history.RenderOptions{}, nil, err
 	}
-	proj := history.Project(d, s, history.DecodeOptions{})
-	// The decoder's Summary.Notice (Claude's incomplete-history notice)
-	// prefixes every response, with its room reserved before paging.
-	return s, proj, proj.RenderOptions(), nil
+	return o.Session, o.Projection, o.Render, done, nil
 }
 
 func historyList(args []string, stdout, stderr io.Writer) int {
@@ -238,11 +195,12 @@ func historyList(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "notesoup history list: %v\n", err)
 		return 2
 	}
-	s, proj, ro, err := openSession(*sel, roots)
+	s, proj, ro, done, err := openSession(*sel, roots)
 	if err != nil {
 		fmt.Fprintf(stderr, "notesoup history list: %v\n", err)
 		return 1
 	}
+	defer done()
 	sessArg := s.Harness + ":" + s.ID
 	ro.ListHint = func(n history.ListQuery) string { return histListCommand(sessArg, n) }
 	page, err := history.List(proj.Events, q, ro)
@@ -304,11 +262,12 @@ func historyRead(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "notesoup history read: %v\n", err)
 		return 2
 	}
-	s, proj, ro, err := openSession(*sel, roots)
+	s, proj, ro, done, err := openSession(*sel, roots)
 	if err != nil {
 		fmt.Fprintf(stderr, "notesoup history read: %v\n", err)
 		return 1
 	}
+	defer done()
 	sessArg := s.Harness + ":" + s.ID
 	ro.ReadHint = func(seq int64, off int) string {
 		return fmt.Sprintf("notesoup history read --session %s --seq %d --offset %d", sessArg, seq, off)
@@ -337,11 +296,12 @@ func historyState(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	s, proj, _, err := openSession(*sel, roots)
+	s, proj, _, done, err := openSession(*sel, roots)
 	if err != nil {
 		fmt.Fprintf(stderr, "notesoup history state: %v\n", err)
 		return 1
 	}
+	defer done()
 	for _, err := range proj.Events {
 		if err != nil {
 			fmt.Fprintf(stderr, "notesoup history state: %v\n", err)
