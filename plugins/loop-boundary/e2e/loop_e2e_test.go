@@ -94,9 +94,9 @@ func engineBlock(s string) bool {
 }
 
 // checkNearClear asserts that a request carries exactly one user message
-// whose own text is the boundary message naming outcome and the loop prompt,
-// and nothing of the earlier iterations.
-func checkNearClear(t *testing.T, name string, body []byte, outcome, statePath string, gone []string) {
+// whose own text is the boundary message (naming outcome, the run key and the
+// run-state file) then prompt, and nothing of the earlier iterations.
+func checkNearClear(t *testing.T, name string, body []byte, outcome, key, statePath, prompt string, gone []string) {
 	t.Helper()
 	conv := conversation(t, body)
 	if len(conv) != 1 || conv[0].Role != "user" {
@@ -112,13 +112,13 @@ func checkNearClear(t *testing.T, name string, body []byte, outcome, statePath s
 			own = append(own, strings.TrimSpace(s))
 		}
 	}
-	if len(own) != 2 || own[1] != "/auto" {
-		t.Fatalf("%s: want [boundary message, /auto], got %q", name, own)
+	if len(own) != 2 || own[1] != prompt {
+		t.Fatalf("%s: want [boundary message, %s], got %q", name, prompt, own)
 	}
 	msg := own[0]
 	for _, want := range []string{
 		"Loop boundary: the previous /auto iteration ended with `" + outcome + "`.",
-		"Run key " + runKey,
+		"Run key " + key,
 		statePath,
 	} {
 		if !strings.Contains(msg, want) {
@@ -243,9 +243,9 @@ func TestLoopBoundaryRealClaude(t *testing.T) {
 	if !reflect.DeepEqual(answers, wantAnswers) {
 		t.Fatalf("looping run: requests answered by %q, want %q (no summarizer request, one request per step)", answers, wantAnswers)
 	}
-	checkNearClear(t, "first request after boundary 1", reqs[2].Body, "SHIPPED-MERGE: BF-1", statePath,
+	checkNearClear(t, "first request after boundary 1", reqs[2].Body, "SHIPPED-MERGE: BF-1", runKey, statePath, "/auto",
 		[]string{"Starting iteration 1", "Iteration 1 merged", "/loop /auto"})
-	checkNearClear(t, "first request after boundary 2", reqs[4].Body, "SHIPPED-PR: BF-2", statePath,
+	checkNearClear(t, "first request after boundary 2", reqs[4].Body, "SHIPPED-PR: BF-2", runKey, statePath, "/auto",
 		[]string{"Starting iteration 1", "Iteration 1 merged", "SHIPPED-MERGE: BF-1", "Starting iteration 2", "Iteration 2 opened"})
 	for _, r := range reqs[2:] {
 		if !strings.HasSuffix(strings.TrimSpace(r.LastUserText), "/auto") {
