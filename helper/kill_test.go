@@ -51,12 +51,7 @@ func versionOf(text string) (int, error) {
 // up as a note.
 func TestHelperKilledDuringWrite(t *testing.T) {
 	e := newEnv(t)
-	home := ""
-	for _, kv := range e.vars {
-		if v, ok := strings.CutPrefix(kv, "NOTESOUP_HOME="); ok {
-			home = v
-		}
-	}
+	home := homeOf(e)
 	sp, err := notes.Open(home).Space(e.cwd)
 	if err != nil {
 		t.Fatal(err)
