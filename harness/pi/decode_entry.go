@@ -347,7 +347,7 @@ func (e *entry) setAssistant(content json.RawMessage, withText bool) error {
 // assistantBlocks reads the blocks of an assistant message.
 func (e *entry) assistantBlocks(blocks []rawBlock, withText bool) error {
 	e.kind = kindAssistant
-	var sb strings.Builder
+	var sb paras
 	for i, b := range blocks {
 		switch b.Type {
 		case "text":
@@ -355,7 +355,7 @@ func (e *entry) assistantBlocks(blocks []rawBlock, withText bool) error {
 				return fmt.Errorf("assistant content block %d: text block has no string \"text\"", i)
 			}
 			if withText {
-				appendPara(&sb, *b.Text)
+				sb.add(*b.Text)
 			}
 		case "toolCall":
 			if b.ID == nil || *b.ID == "" {
@@ -401,14 +401,14 @@ func contentText(content json.RawMessage, withText bool, what string) (string, e
 
 // blocksText joins the text blocks of a content array by blank lines.
 func blocksText(blocks []rawBlock, withText bool, what string) (string, error) {
-	var sb strings.Builder
+	var sb paras
 	for i, b := range blocks {
 		if b.Type == "text" {
 			if b.Text == nil {
 				return "", fmt.Errorf("%s block %d: text block has no string \"text\"", what, i)
 			}
 			if withText {
-				appendPara(&sb, *b.Text)
+				sb.add(*b.Text)
 			}
 		}
 	}
@@ -450,15 +450,38 @@ func decodeBlocks(content json.RawMessage, what string) ([]rawBlock, error) {
 	return blocks, nil
 }
 
-// appendPara joins text blocks with a blank line, as they render.
-func appendPara(sb *strings.Builder, s string) {
+// paras joins text blocks with blank lines, as they render, without
+// copying when there is only one (the usual case: one text block holding a
+// long tool output).
+type paras struct {
+	one string
+	sb  strings.Builder
+	n   int
+}
+
+func (p *paras) add(s string) {
 	if s == "" {
 		return
 	}
-	if sb.Len() > 0 {
-		sb.WriteString("\n\n")
+	switch p.n {
+	case 0:
+		p.one = s
+	case 1:
+		p.sb.Grow(len(p.one) + 2 + len(s))
+		p.sb.WriteString(p.one)
+		fallthrough
+	default:
+		p.sb.WriteString("\n\n")
+		p.sb.WriteString(s)
 	}
-	sb.WriteString(s)
+	p.n++
+}
+
+func (p *paras) String() string {
+	if p.n <= 1 {
+		return p.one
+	}
+	return p.sb.String()
 }
 
 // compactJSON renders tool arguments on one line; it falls back to the raw
@@ -498,8 +521,17 @@ type fastMessage struct {
 // parseEntryFast decodes the common, valid shapes of known entries; ok is
 // false for anything else, including anything that would be refused.
 func parseEntryFast(line []byte, version int, withText bool) (entry, bool) {
-	var raw fastEntry
-	if json.Unmarshal(line, &raw) != nil || !knownEntryTypes[raw.Type] {
+	raw, ok := scanEntry(line, withText)
+	if !ok {
+		// Shapes the single-pass scanner leaves alone (escaped or
+		// case-folded keys, duplicates, very deep nesting) or invalid
+		// lines: encoding/json decides, as before.
+		raw = fastEntry{}
+		if json.Unmarshal(line, &raw) != nil {
+			return entry{}, false
+		}
+	}
+	if !knownEntryTypes[raw.Type] {
 		return entry{}, false
 	}
 	e := entry{typ: raw.Type}

@@ -1,0 +1,88 @@
+package pi
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+// checkScanAgrees asserts the single-pass scanner's contract: whenever it
+// takes a line, it decodes exactly what json.Unmarshal decodes, and it never
+// takes a line json.Unmarshal rejects.
+func checkScanAgrees(t *testing.T, line []byte) {
+	t.Helper()
+	got, ok := scanEntry(line, true)
+	var want fastEntry
+	err := json.Unmarshal(line, &want)
+	if !ok {
+		return
+	}
+	if err != nil {
+		t.Fatalf("scanner took %q, which json.Unmarshal rejects: %v", line, err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("scanner and json.Unmarshal differ on %q:\n scan %+v\n json %+v", line, got, want)
+	}
+}
+
+func TestScanEntryAgreesWithUnmarshal(t *testing.T) {
+	cases := []string{
+		`{"type":"message","id":"a","parentId":null,"message":{"role":"user","content":[{"type":"text","text":"hi \u00e9\n"}]}}`,
+		`{"type":"message","id":"a","message":{"role":"assistant","content":[{"type":"toolCall","id":"c","name":"bash","arguments":{"command":"ls", "n": [1, 2.5e3, -0]}}]}}`,
+		`{"Type":"message"}`,                     // case-folded key: left to encoding/json
+		`{"type":"message","type":"compaction"}`, // duplicate
+		`{"type":"message","id":"a"} x`,          // trailing data
+		`{"type":"message","id":"a",}`,           // trailing comma
+		`{"type":"message","summary":"\x01"}`,    // control character
+		`{"type":"m\ud800"}`,                     // lone surrogate
+		"{\"type\":\"\xff\"}",                    // invalid UTF-8
+		`{"type":"message","message":{"isError":1}}`,
+		`{"type":"message","content":"text"}`,
+		`{"type":"message","content":[null]}`,
+		`{"t\u0079pe":"message"}`,
+		`{"type":"message","n":01}`,
+		`{"type":"message","n":1.}`,
+		`{"type":"message","n":-}`,
+		`  {"type":"compaction","summary":"s","id":"x","parentId":"y"}  `,
+		`{"type":"compaction","summary":"\ud83d\ude00 \ud83d x \udc00 \ud83d\u0041 \u00e9 \\ \" \/ \b\f\n\r\t"}`,
+		"{\"type\":\"compaction\",\"summary\":\"bad \xff\xfe utf8 \\n with escape \xc3\"}",
+	}
+	for _, c := range cases {
+		checkScanAgrees(t, []byte(c))
+	}
+	// Every line of the real recordings is taken, and agrees.
+	paths, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "transcripts", "pi", "*", "*.jsonl"))
+	if len(paths) == 0 {
+		t.Fatal("no recordings")
+	}
+	taken := 0
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(f)
+		sc.Buffer(nil, 1<<24)
+		for sc.Scan() {
+			checkScanAgrees(t, sc.Bytes())
+			if _, ok := scanEntry(sc.Bytes(), true); ok {
+				taken++
+			}
+		}
+		f.Close()
+	}
+	if taken < 80 {
+		t.Errorf("the scanner took only %d recorded lines", taken)
+	}
+}
+
+func FuzzScanEntry(f *testing.F) {
+	f.Add([]byte(`{"type":"message","id":"a","parentId":"b","timestamp":"2026-12-02T10:00:00Z","message":{"role":"toolResult","toolCallId":"c","toolName":"bash","content":[{"type":"text","text":"x\"y"}],"isError":true}}`))
+	f.Add([]byte(`{"type":"custom_message","id":"a","content":[{"type":"text","text":"t"}],"summary":null}`))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		checkScanAgrees(t, line)
+	})
+}
