@@ -12,6 +12,7 @@ import (
 	"fmt"
 
 	"github.com/notesoup/notesoup/contract"
+	"github.com/notesoup/notesoup/shared/boot"
 	"github.com/notesoup/notesoup/shared/history"
 	"github.com/notesoup/notesoup/shared/reset"
 )
@@ -23,7 +24,8 @@ type Builtin struct {
 	// Version is the plugin version reported by Describe.
 	Version string
 	// ResetTool is the reset tool's name as this harness exposes it to the
-	// model (Claude Code prefixes mod tools with mcp__<plugin>__).
+	// model (Claude Code prefixes mod tools with mcp__<plugin>__); empty
+	// when the harness offers no way to empty the window on request.
 	ResetTool string
 	// Roots returns the harness's default session roots on this machine.
 	Roots func() ([]string, error)
@@ -117,11 +119,9 @@ func (b *Builtin) Thresholds(_ context.Context, in reset.ThresholdInput) (reset.
 
 // BootBinding implements contract.Harness.
 func (b *Builtin) BootBinding(_ context.Context, sessionID string, ordinal int) (contract.Binding, error) {
-	if sessionID == "" {
-		return contract.Binding{}, fmt.Errorf("%s: boot binding needs a session id", b.Name)
+	id, err := boot.WindowID(b.Name, sessionID, ordinal)
+	if err != nil {
+		return contract.Binding{}, err
 	}
-	if ordinal < 0 {
-		return contract.Binding{}, fmt.Errorf("%s: window ordinal %d is negative", b.Name, ordinal)
-	}
-	return contract.Binding{WindowID: fmt.Sprintf("%s:%s:%d", b.Name, sessionID, ordinal), ResetTool: b.ResetTool}, nil
+	return contract.Binding{WindowID: id, ResetTool: b.ResetTool}, nil
 }

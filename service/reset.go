@@ -69,7 +69,10 @@ func (s *Service) binding(ctx context.Context, harness, session string, ordinal 
 	}
 	// The tool prefix is whatever the harness puts before the reset tool's
 	// bare name ("mcp__notesoup__" in Claude Code, nothing elsewhere).
-	prefix, _ := strings.CutSuffix(b.ResetTool, ResetToolName)
+	prefix, ok := strings.CutSuffix(b.ResetTool, ResetToolName)
+	if !ok {
+		prefix = ""
+	}
 	return boot.Binding{WindowID: b.WindowID, ResetTool: b.ResetTool, ToolPrefix: prefix}, nil
 }
 
@@ -82,20 +85,28 @@ type BootRequest struct {
 	BudgetTokens int      `json:"budget_tokens,omitempty"`
 }
 
-// Boot builds the boot block the caller's harness, session and project get.
-func (s *Service) Boot(ctx context.Context, c Caller, req BootRequest) (boot.Block, error) {
+// BootResult is a boot block and the binding it was built for.
+type BootResult struct {
+	Binding boot.Binding `json:"binding"`
+	boot.Block
+}
+
+// Boot builds the boot block the caller's harness, session and project get,
+// bound by the harness plugin (window id, reset tool).
+func (s *Service) Boot(ctx context.Context, c Caller, req BootRequest) (BootResult, error) {
 	if c.Harness == "" || c.Session == "" {
-		return boot.Block{}, fmt.Errorf("boot needs the caller's harness and session id")
+		return BootResult{}, fmt.Errorf("boot needs the caller's harness and session id")
 	}
 	b, err := s.binding(ctx, c.Harness, c.Session, req.Ordinal)
 	if err != nil {
-		return boot.Block{}, err
+		return BootResult{}, err
 	}
 	sp, err := s.space(c)
 	if err != nil {
-		return boot.Block{}, err
+		return BootResult{}, err
 	}
-	return boot.FromSpace(sp, boot.Input{Binding: b, Sticky: req.Sticky, Handoff: req.Handoff, Notices: req.Notices, BudgetTokens: req.BudgetTokens})
+	blk, err := boot.FromSpace(sp, boot.Input{Binding: b, Sticky: req.Sticky, Handoff: req.Handoff, Notices: req.Notices, BudgetTokens: req.BudgetTokens})
+	return BootResult{Binding: b, Block: blk}, err
 }
 
 // ResetToolName is the reset tool's bare name; harnesses may prefix it.

@@ -1,13 +1,15 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
+	"os"
 
+	"github.com/notesoup/notesoup/service"
 	"github.com/notesoup/notesoup/shared/boot"
-	"github.com/notesoup/notesoup/shared/notes"
 )
 
 func init() {
@@ -45,17 +47,17 @@ func runBoot(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "notesoup boot: --budget %d must be a positive number of tokens (default %d)\n", *budget, boot.DefaultBudgetTokens)
 		return 2
 	}
-	b, err := boot.BindingFor(*harness, *session, *ordinal)
-	if err != nil {
-		fmt.Fprintln(stderr, "notesoup boot:", err)
-		return 2
+	if *home != "" {
+		os.Setenv("NOTESOUP_HOME", *home)
 	}
-	sp, err := notes.Open(*home).Space(*cwd)
+	svc, done, err := newService()
 	if err != nil {
 		fmt.Fprintln(stderr, "notesoup boot:", err)
 		return 1
 	}
-	blk, err := boot.FromSpace(sp, boot.Input{Binding: b, Sticky: *sticky, Handoff: *handoff, BudgetTokens: *budget})
+	defer done()
+	res, err := svc.Boot(context.Background(), service.Caller{Harness: *harness, Session: *session, Cwd: *cwd},
+		service.BootRequest{Ordinal: *ordinal, Sticky: *sticky, Handoff: *handoff, BudgetTokens: *budget})
 	if err != nil {
 		fmt.Fprintln(stderr, "notesoup boot:", err)
 		return 1
@@ -63,15 +65,12 @@ func runBoot(args []string, stdout, stderr io.Writer) int {
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(struct {
-			Binding boot.Binding `json:"binding"`
-			boot.Block
-		}{b, blk}); err != nil {
+		if err := enc.Encode(res); err != nil {
 			fmt.Fprintln(stderr, "notesoup boot:", err)
 			return 1
 		}
 		return 0
 	}
-	io.WriteString(stdout, blk.Text)
+	io.WriteString(stdout, res.Text)
 	return 0
 }

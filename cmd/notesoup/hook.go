@@ -36,10 +36,10 @@ const (
 // MCP and shell tools keep far below this).
 const maxHookInput = 16 << 20
 
-// codexNoReset is the boot notice Codex sessions get: the boot's protocol
-// names empty_brain, which Codex cannot offer (its MCP server cannot end a
-// turn or start a compaction), so the model must know what happens instead.
-const codexNoReset = "In Codex there is no empty_brain tool: Codex compacts this window itself when it fills up, and this boot block comes back right after. Keep your notes current as you go; a compaction keeps only a short summary."
+// codexNoReset is the boot notice Codex sessions get: Codex has no reset
+// tool (its MCP server cannot end a turn or start a compaction), so the
+// model learns what happens at a compaction instead.
+const codexNoReset = "In Codex this boot block comes back right after each compaction, and the compaction keeps only a short summary of the conversation: keep your notes current as you go."
 
 // threadIDPattern is what a Codex thread id (a UUID) may look like; it also
 // keeps the id safe as a file name.

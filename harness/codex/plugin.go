@@ -6,9 +6,10 @@ import (
 	"github.com/notesoup/notesoup/version"
 )
 
-// ResetTool is the reset tool's name as the notesoup MCP server exposes it
-// to Codex (Codex shows MCP tools to the model under their own names).
-const ResetTool = "empty_brain"
+// ResetTool is empty: Codex has no reset tool. An MCP tool cannot end a
+// Codex turn or start its compaction, and no hook can answer one
+// (docs/harnesses.md), so the boot block must not tell the model to call one.
+const ResetTool = ""
 
 // Plugin returns the built-in Codex harness plugin.
 func Plugin() *harness.Builtin {

@@ -34,7 +34,8 @@ type Binding struct {
 	// WindowID names the window: "<harness>:<sessionId>:<ordinal>".
 	WindowID string `json:"window_id"`
 	// ResetTool is the reset tool's name as this harness shows it to the
-	// model, e.g. "mcp__notesoup__empty_brain" in Claude Code.
+	// model, e.g. "mcp__notesoup__empty_brain" in Claude Code; empty for a
+	// harness that has none (Codex).
 	ResetTool string `json:"reset_tool"`
 	// ToolPrefix is what the harness puts before tool names
 	// ("mcp__notesoup__" in Claude Code, "" elsewhere), so the protocol can
@@ -42,55 +43,23 @@ type Binding struct {
 	ToolPrefix string `json:"tool_prefix,omitempty"`
 }
 
-// harness is one row of the binding table.
-type harness struct {
-	name, resetTool, toolPrefix string
-}
-
-// harnesses is the binding table until the harness plugins supply bindings
-// themselves. Claude Code prefixes MCP tools with "mcp__<server>__"; Pi
-// registers its tools by their bare names; Codex groups MCP tools in a
-// "mcp__notesoup" namespace and shows the model the bare name.
-var harnesses = []harness{
-	{name: "claude", resetTool: "mcp__notesoup__empty_brain", toolPrefix: "mcp__notesoup__"},
-	{name: "codex", resetTool: "empty_brain"},
-	{name: "pi", resetTool: "empty_brain"},
-}
-
-// Harnesses lists the harness names BindingFor knows, sorted.
-func Harnesses() []string {
-	out := make([]string, len(harnesses))
-	for i, h := range harnesses {
-		out[i] = h.name
-	}
-	return out
-}
-
-// BindingFor returns the binding of a known harness for one session window.
-func BindingFor(harnessName, sessionID string, ordinal int) (Binding, error) {
-	var h *harness
-	for i := range harnesses {
-		if harnesses[i].name == harnessName {
-			h = &harnesses[i]
-		}
-	}
-	if h == nil {
-		return Binding{}, fmt.Errorf("harness %q is unknown; use one of %s", harnessName, strings.Join(Harnesses(), ", "))
+// WindowID returns "<harness>:<sessionId>:<ordinal>" after checking its
+// parts, so a bad session id is refused with a fix rather than producing a
+// window id that history decoders cannot parse back.
+func WindowID(harnessName, sessionID string, ordinal int) (string, error) {
+	if harnessName == "" || strings.IndexFunc(harnessName, func(r rune) bool { return !unicode.IsLower(r) && !unicode.IsDigit(r) && r != '-' }) >= 0 {
+		return "", fmt.Errorf("harness name %q: want lower-case letters, digits or '-'", harnessName)
 	}
 	if sessionID == "" {
-		return Binding{}, errors.New("session id is empty; pass the harness's session id")
+		return "", errors.New("session id is empty; pass the harness's session id")
 	}
 	if strings.IndexFunc(sessionID, func(r rune) bool { return r == ':' || unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0 {
-		return Binding{}, fmt.Errorf("session id %q contains ':', a space or a control character; window ids are <harness>:<sessionId>:<ordinal>, so pass the bare session id", sessionID)
+		return "", fmt.Errorf("session id %q contains ':', a space or a control character; window ids are <harness>:<sessionId>:<ordinal>, so pass the bare session id", sessionID)
 	}
 	if ordinal < 0 {
-		return Binding{}, fmt.Errorf("window ordinal %d is negative; the first window of a session is 0", ordinal)
+		return "", fmt.Errorf("window ordinal %d is negative; the first window of a session is 0", ordinal)
 	}
-	return Binding{
-		WindowID:   h.name + ":" + sessionID + ":" + strconv.Itoa(ordinal),
-		ResetTool:  h.resetTool,
-		ToolPrefix: h.toolPrefix,
-	}, nil
+	return harnessName + ":" + sessionID + ":" + strconv.Itoa(ordinal), nil
 }
 
 // Input is everything a boot block is built from.
@@ -215,8 +184,8 @@ const fullMark = " [full text below]"
 // the budget the block holds no note text and is larger than the budget.
 func Build(in Input) (Block, error) {
 	b := in.Binding
-	if b.WindowID == "" || b.ResetTool == "" {
-		return Block{}, fmt.Errorf("boot binding needs a window id and a reset tool name; got %+v (use BindingFor)", b)
+	if b.WindowID == "" {
+		return Block{}, fmt.Errorf("boot binding needs a window id; got %+v (the harness plugin's BootBinding gives one)", b)
 	}
 	budget := in.BudgetTokens
 	if budget < 0 {
@@ -234,8 +203,14 @@ func Build(in Input) (Block, error) {
 	fmt.Fprintf(&head, "Your notes are your memory: they outlive this context window and are shared by every coding agent working in this project. "+
 		"Keep them with %s, %s, %s, %s and %s; a name like api/auth.md belongs to this project, a name like ~/style.md is global (all projects).\n",
 		tool(notes.ToolList), tool(notes.ToolRead), tool(notes.ToolWrite), tool(notes.ToolEdit), tool(notes.ToolDelete))
-	fmt.Fprintf(&head, "When the context runs low or a task is done, save what the next window needs to notes, then call %s for a fresh window "+
-		"(its last_word is shown to that window). Anything not in notes is gone after a reset.\n", b.ResetTool)
+	if b.ResetTool != "" {
+		fmt.Fprintf(&head, "When the context runs low or a task is done, save what the next window needs to notes, then call %s for a fresh window "+
+			"(its last_word is shown to that window). Anything not in notes is gone after a reset.\n", b.ResetTool)
+	} else {
+		// A harness with no reset tool (Codex) compacts on its own schedule.
+		head.WriteString("This harness cannot empty the window on request: it compacts on its own when the context fills. " +
+			"Keep what the next window needs in notes as you go; anything not in notes may be lost at a compaction.\n")
+	}
 	if in.Notes.Project != "" {
 		fmt.Fprintf(&head, "Project: %s\n", in.Notes.Project)
 	}

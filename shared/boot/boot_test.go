@@ -13,33 +13,42 @@ import (
 	"github.com/notesoup/notesoup/shared/notes"
 )
 
-func TestBindingFor(t *testing.T) {
+func TestWindowID(t *testing.T) {
 	tests := []struct {
 		harness, session string
 		ordinal          int
-		want             Binding
+		want             string
 		wantErr          string
 	}{
-		{"claude", "abc-123", 0, Binding{WindowID: "claude:abc-123:0", ResetTool: "mcp__notesoup__empty_brain", ToolPrefix: "mcp__notesoup__"}, ""},
-		{"pi", "s1", 2, Binding{WindowID: "pi:s1:2", ResetTool: "empty_brain"}, ""},
-		{"codex", "019a-thread", 7, Binding{WindowID: "codex:019a-thread:7", ResetTool: "empty_brain"}, ""},
-		{"cursor", "s", 0, Binding{}, "use one of claude, codex, pi"},
-		{"claude", "", 0, Binding{}, "session id is empty"},
-		{"claude", "a:b", 0, Binding{}, "bare session id"},
-		{"claude", "a b", 0, Binding{}, "bare session id"},
-		{"claude", "s", -1, Binding{}, "first window of a session is 0"},
+		{"claude", "abc-123", 0, "claude:abc-123:0", ""},
+		{"pi", "s1", 2, "pi:s1:2", ""},
+		{"Bad Name", "s", 0, "", "lower-case"},
+		{"claude", "", 0, "", "session id is empty"},
+		{"claude", "a:b", 0, "", "bare session id"},
+		{"claude", "a b", 0, "", "bare session id"},
+		{"claude", "s", -1, "", "first window of a session is 0"},
 	}
 	for _, tt := range tests {
-		got, err := BindingFor(tt.harness, tt.session, tt.ordinal)
+		got, err := WindowID(tt.harness, tt.session, tt.ordinal)
 		if tt.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-				t.Errorf("BindingFor(%q,%q,%d) err = %v, want %q", tt.harness, tt.session, tt.ordinal, err, tt.wantErr)
+				t.Errorf("WindowID(%q,%q,%d) err = %v, want %q", tt.harness, tt.session, tt.ordinal, err, tt.wantErr)
 			}
 			continue
 		}
 		if err != nil || got != tt.want {
-			t.Errorf("BindingFor(%q,%q,%d) = %+v, %v; want %+v", tt.harness, tt.session, tt.ordinal, got, err, tt.want)
+			t.Errorf("WindowID(%q,%q,%d) = %q, %v; want %q", tt.harness, tt.session, tt.ordinal, got, err, tt.want)
 		}
+	}
+}
+
+func TestBuildWithoutResetTool(t *testing.T) {
+	blk, err := Build(Input{Binding: Binding{WindowID: "codex:t:1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(blk.Text, "empty_brain") || !strings.Contains(blk.Text, "cannot empty the window on request") {
+		t.Fatalf("a harness without a reset tool must not be told to call one:\n%s", blk.Text)
 	}
 }
 
@@ -50,11 +59,7 @@ func note(name string, ageHours int, content string) notes.Note {
 }
 
 func claude(t *testing.T) Binding {
-	b, err := BindingFor("claude", "sess", 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return Binding{WindowID: "claude:sess:1", ResetTool: "mcp__notesoup__empty_brain", ToolPrefix: "mcp__notesoup__"}
 }
 
 func TestBuildLayout(t *testing.T) {
@@ -113,7 +118,7 @@ func TestBuildLayout(t *testing.T) {
 		t.Errorf("block meta = %+v", blk)
 	}
 	// Pi's binding names its own reset tool and bare tool names.
-	pi, _ := BindingFor("pi", "s", 0)
+	pi := Binding{WindowID: "pi:s:0", ResetTool: "empty_brain"}
 	in.Binding = pi
 	blk, _ = Build(in)
 	if !strings.Contains(blk.Text, "then call empty_brain for a fresh window") || strings.Contains(blk.Text, "mcp__") {
