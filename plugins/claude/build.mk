@@ -54,3 +54,23 @@ e2e-claude-mod: plugin-claude
 	$(GO) test -tags e2e -count=1 ./$(CLAUDE_MOD)/e2e/
 
 E2E_TARGETS += e2e-claude-mod
+
+# dist-claude: a local marketplace holding the plugin with a static helper
+# binary (no Go needed to install), and its archive. Install with
+#   claude plugin marketplace add <dir> && claude plugin install notesoup@notesoup
+CLAUDE_MOD_DIST := dist/notesoup-claude-marketplace
+CLAUDE_MOD_PKG  := $(CLAUDE_MOD_DIST)/plugins/notesoup
+
+.PHONY: dist dist-claude
+dist: dist-claude
+
+dist-claude: plugin-claude
+	rm -rf $(CLAUDE_MOD_DIST) && mkdir -p $(CLAUDE_MOD_PKG)/bin $(CLAUDE_MOD_DIST)/.claude-plugin
+	CGO_ENABLED=0 $(GO) build -trimpath -o $(CLAUDE_MOD_PKG)/bin/notesoup ./cmd/notesoup
+	cp -R $(CLAUDE_MOD)/.claude-plugin/plugin.json $(CLAUDE_MOD)/commands $(CLAUDE_MOD)/skills $(CLAUDE_MOD)/playbook $(CLAUDE_MOD)/README.md $(CLAUDE_MOD_PKG)/
+	mkdir -p $(CLAUDE_MOD_PKG)/.claude-plugin $(CLAUDE_MOD_PKG)/hooks
+	mv $(CLAUDE_MOD_PKG)/plugin.json $(CLAUDE_MOD_PKG)/.claude-plugin/plugin.json
+	cp $(CLAUDE_MOD)/hooks/*.ts $(CLAUDE_MOD)/hooks/hooks.json $(CLAUDE_MOD_PKG)/hooks/
+	printf '%s\n' '{"name":"notesoup","owner":{"name":"notesoup"},"plugins":[{"name":"notesoup","source":"./plugins/notesoup","description":"Notes the model keeps, clean context resets and cross-harness history"}]}' > $(CLAUDE_MOD_DIST)/.claude-plugin/marketplace.json
+	tar -C dist -czf dist/notesoup-claude-$$(sed -n 's/.*"version": *"\([^"]*\)".*/\1/p' $(CLAUDE_MOD)/.claude-plugin/plugin.json).tar.gz notesoup-claude-marketplace
+	@echo "dist: $(CLAUDE_MOD_DIST) and dist/notesoup-claude-*.tar.gz"

@@ -37,7 +37,22 @@ func TestInteractivePTY(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Fatal("tmux is required for the interactive test (apt-get install tmux)")
 	}
-	ws, err := modelserver.NewWorkspace(t.TempDir())
+	// Not t.TempDir: claude may still be writing its session files for a
+	// moment after tmux kills it, and TempDir's cleanup fails on that.
+	dir, err := os.MkdirTemp("", "notesoup-claude-pty-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for i := 0; i < 20; i++ {
+			if os.RemoveAll(dir) == nil {
+				return
+			}
+			time.Sleep(250 * time.Millisecond)
+		}
+		t.Logf("could not remove %s", dir)
+	})
+	ws, err := modelserver.NewWorkspace(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
