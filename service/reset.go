@@ -22,6 +22,11 @@ type LimitsRequest struct {
 type LimitsResult struct {
 	reset.Limits
 	Native reset.NativePoint `json:"native_point"`
+	// Key fingerprints every input that can move the points (model, window,
+	// cap, settings, environment, overrides, the usage report's threshold
+	// fields — not context fill). A caller that runs one helper process per
+	// request reuses its resolved points while the key is unchanged.
+	Key string `json:"key"`
 }
 
 // Limits resolves the native point through the harness plugin and applies
@@ -46,7 +51,7 @@ func (s *Service) Limits(ctx context.Context, harness string, req LimitsRequest)
 	if err != nil {
 		return LimitsResult{}, &CapError{err}
 	}
-	return LimitsResult{Limits: l, Native: p}, nil
+	return LimitsResult{Limits: l, Native: p, Key: reset.Fingerprint(req.ThresholdInput)}, nil
 }
 
 // CapError is a runtime cap that cannot be parsed or applied.
