@@ -43,7 +43,8 @@ loop-boundary-unit: loop-boundary-cli
 	mkdir -p $(LB_BUILD)/home
 	$(LB_ENV) $(LB_CLAUDE) plugin test $(LB_DIR)
 
-# Two real /loop wakeups (the engine clamps ScheduleWakeup to at least 60 s and fires on the minute): about 3-4 minutes.
+# Two real /loop wakeups (the engine clamps ScheduleWakeup to at least 60 s and fires on the minute), six resumed
+# runs and a terminal (pty) run: about 5 minutes.
 loop-boundary-e2e: loop-boundary-cli
 	go test -tags e2e -count=1 -timeout 15m -v ./$(LB_DIR)/e2e/
 

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -40,6 +41,43 @@ const interactiveScript = `{
 // shellQuote quotes s for the POSIX shell `script -c` runs the command with.
 func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// processesIn lists the processes whose working directory is dir or below.
+func processesIn(dir string) []int {
+	entries, _ := os.ReadDir("/proc")
+	var pids []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		cwd, err := os.Readlink(filepath.Join("/proc", e.Name(), "cwd"))
+		if err == nil && (cwd == dir || strings.HasPrefix(cwd, dir+"/")) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// stopProcessesIn waits for the processes working in dir to exit, and kills
+// the ones still there after within: only this test starts processes there.
+func stopProcessesIn(t *testing.T, dir string, within time.Duration) {
+	t.Helper()
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	deadline := time.Now().Add(within)
+	for len(processesIn(dir)) > 0 && time.Now().Before(deadline) {
+		time.Sleep(250 * time.Millisecond)
+	}
+	for _, pid := range processesIn(dir) {
+		t.Logf("killing process %d still working in %s", pid, dir)
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+	}
+	for i := 0; i < 20 && len(processesIn(dir)) > 0; i++ {
+		time.Sleep(250 * time.Millisecond)
+	}
 }
 
 // waitFor polls cond until it holds or the deadline passes.
@@ -137,9 +175,13 @@ func TestLoopBoundaryInteractive(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	// script runs claude in a session of its own, so ending script's group
+	// does not end claude: stop script, then wait for every process working in
+	// the workspace to go (ending what lingers), before the temp dir is removed.
 	defer func() {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
 		_ = cmd.Wait()
+		stopProcessesIn(t, w.Dir, 20*time.Second)
 	}()
 
 	ledger := filepath.Join(work, "tmp", "loop-boundary-"+interactiveSessionID+".jsonl")

@@ -244,6 +244,7 @@ async function answerCompaction($: $, st: State, opts: Options, c: Compaction): 
   return c.tokensBefore === null ? { messages } : { messages, tokensBefore: c.tokensBefore }
 }
 
+/** Registers the mod's hooks; `options` are its userConfig values (enabled, loop_prefixes, min_context_percent, ledger). */
 export const register: Register = (on, options) => {
   const opts = readOptions(options)
   const st = newState()

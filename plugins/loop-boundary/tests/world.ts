@@ -4,10 +4,15 @@
 import type { On, PluginOptions, TurnStepResult } from 'claude-code'
 import { mock, type Engine, type Plugin } from 'claude-code/testing'
 
+/** The test session's id; its run key is `abcd1234`. */
 export const SESSION_ID = 'abcd1234-5678-4abc-9def-0123456789ab'
+/** The test session's root. */
 export const ROOT = '/proj'
+/** Where the mod must keep the test session's ledger. */
 export const LEDGER = `${ROOT}/tmp/loop-boundary-${SESSION_ID}.jsonl`
+/** The /auto run-state file the boundary message must name. */
 export const STATE_FILE = `${ROOT}/tmp/auto-state-abcd1234.json`
+/** The mocked clock's time, stamped on every row. */
 export const NOW = Date.UTC(2026, 0, 2, 3, 4, 5)
 
 /** What the mod did, as the world beneath it saw it. */
