@@ -119,16 +119,8 @@ func (c *cacheFile) save(dir string) error {
 
 // statKey computes a file's key from its stat and a read of its tail.
 func statKey(path string) (FileKey, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return FileKey{}, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return FileKey{}, err
-	}
-	return keyOf(f, fi)
+	k, _, err := pathKey(path, make([]byte, tailBytes))
+	return k, err
 }
 
 // keyOf reads the tail of an open file whose stat is fi.

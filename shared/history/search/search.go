@@ -18,6 +18,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
@@ -227,6 +228,7 @@ type worker struct {
 	fold []byte // the current chunk, lower-cased
 	// first is the first line of the file scanned last.
 	first []byte
+	tail  []byte // the tail read for a key
 }
 
 // answer finds one file's answer: from the cache when the file (and what
@@ -236,26 +238,36 @@ func (w *worker) answer(j job) (*fileAnswer, int, int64) {
 	fail := func(err error) (*fileAnswer, int, int64) {
 		return &fileAnswer{Session: j.sess, Err: fmt.Sprintf("%s: %v", path, err)}, fromError, 0
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return fail(err)
+	if cap(w.tail) < tailBytes {
+		w.tail = make([]byte, tailBytes)
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return fail(err)
-	}
-	key, err := keyOf(f, fi)
+	key, mtime, err := pathKey(path, w.tail[:tailBytes])
 	if err != nil {
 		return fail(err)
 	}
 	if a := w.s.cache.Files[path]; a.fresh(key, statKey) {
 		return a, fromCache, 0
 	}
+	f, err := os.Open(path)
+	if err != nil {
+		return fail(err)
+	}
+	defer f.Close()
+	// The key was taken before the scan reads: a write after it changes
+	// the key the next search sees, so an answer is never kept past one.
+	// A file that shrank since (rewritten in place) is keyed again, so the
+	// scan never maps bytes that are gone.
+	if fi, err := f.Stat(); err != nil {
+		return fail(err)
+	} else if fi.Size() < key.Size {
+		if key, err = keyOf(f, fi); err != nil {
+			return fail(err)
+		}
+	}
 	sess := j.sess
 	sess.Size = key.Size
 	if sess.Updated.IsZero() {
-		sess.Updated = fi.ModTime()
+		sess.Updated = mtime
 	}
 	a := &fileAnswer{Key: key, Session: sess}
 	var sc *scanner
@@ -319,6 +331,20 @@ func (w *worker) scan(f *os.File, size int64, sc *scanner) (done bool, scanned i
 		return w.scanRead(f, size, sc)
 	}
 	defer unmap()
+	return w.scanMapped(data, sc)
+}
+
+// scanMapped scans mapped bytes. A file truncated while mapped faults on
+// access; the fault becomes a panic here (SetPanicOnFault) and the file is
+// reported as a candidate, so the decoder, which reads it normally, decides.
+func (w *worker) scanMapped(data []byte, sc *scanner) (done bool, scanned int64, err error) {
+	old := debug.SetPanicOnFault(true)
+	defer func() {
+		debug.SetPanicOnFault(old)
+		if r := recover(); r != nil {
+			done, err = true, nil
+		}
+	}()
 	w.keepFirst(data)
 	if sc == nil {
 		return false, 0, nil
