@@ -16,6 +16,7 @@ import (
 	"github.com/notesoup/notesoup/service"
 	"github.com/notesoup/notesoup/shared/history"
 	"github.com/notesoup/notesoup/shared/notes"
+	"github.com/notesoup/notesoup/shared/tooldef"
 	"github.com/notesoup/notesoup/version"
 )
 
@@ -32,29 +33,13 @@ type Config struct {
 	Logger hclog.Logger
 }
 
-// Tool is one tool the server registers, in harness-neutral form.
-type Tool struct {
-	Name        string
-	Description string
-	InputSchema map[string]any
-	ReadOnly    bool
-	Destructive bool
-	Idempotent  bool
-}
+// Tool is one tool the server registers (shared/tooldef's shape).
+type Tool = tooldef.Def
 
 // Tools returns the tools the server registers, from the one definition of
 // each in shared/notes and shared/history.
 func Tools() []Tool {
-	var out []Tool
-	for _, d := range notes.Tools() {
-		out = append(out, Tool{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema,
-			ReadOnly: d.ReadOnly, Destructive: d.Destructive, Idempotent: d.Idempotent})
-	}
-	for _, d := range history.Tools() {
-		out = append(out, Tool{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema,
-			ReadOnly: d.ReadOnly, Idempotent: d.ReadOnly})
-	}
-	return out
+	return append(notes.Tools(), history.Tools()...)
 }
 
 // New returns the MCP server. Its instructions carry the boot block for the

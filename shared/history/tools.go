@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+
+	"github.com/notesoup/notesoup/shared/tooldef"
 )
 
 // Tool names, as the MCP server registers them (Claude prefixes them with
@@ -13,17 +15,10 @@ const (
 	ToolRead = "history_read"
 )
 
-// ToolDef is one tool definition. The MCP server and the Claude mod are both
-// generated from these values, so the two never drift.
-type ToolDef struct {
-	Name        string
-	Description string
-	// InputSchema is a JSON Schema object as plain Go values (maps, slices,
-	// strings), ready for json.Marshal.
-	InputSchema map[string]any
-	// ReadOnly is the MCP readOnlyHint: these tools never write anything.
-	ReadOnly bool
-}
+// ToolDef is one tool definition, in the shape every notesoup tool shares
+// (shared/tooldef). The MCP server and the plugins are generated from these
+// values, so the two never drift.
+type ToolDef = tooldef.Def
 
 const sessionArgDoc = `Which session to read. Omit for the current session. Otherwise a selector: "latest", "<harness>:latest" (harness = claude, pi or codex), "<harness>:<id>", or a unique prefix of a session id with or without the harness. Never a file path. Run "notesoup history sessions" to list sessions.`
 
@@ -56,7 +51,7 @@ func ListToolDef() ToolDef {
 			},
 			"additionalProperties": false,
 		},
-		ReadOnly: true,
+		ReadOnly: true, Idempotent: true,
 	}
 }
 
@@ -73,10 +68,10 @@ func ReadToolDef() ToolDef {
 				"seq":     map[string]any{"type": "integer", "minimum": 1, "description": "The address, as history_list shows it (#seq)."},
 				"offset":  map[string]any{"type": "integer", "minimum": 0, "description": "Byte offset to continue a long text from, as the previous footer says."},
 			},
-			"required":             []any{"seq"},
+			"required":             []string{"seq"},
 			"additionalProperties": false,
 		},
-		ReadOnly: true,
+		ReadOnly: true, Idempotent: true,
 	}
 }
 

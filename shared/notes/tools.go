@@ -3,7 +3,8 @@ package notes
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
+
+	"github.com/notesoup/notesoup/shared/tooldef"
 )
 
 // Tool names: the five notes_* tools every harness exposes (Claude Code adds
@@ -16,20 +17,10 @@ const (
 	ToolDelete = "notes_delete"
 )
 
-// ToolDef is one notes tool as every harness declares it. The MCP server and
-// the Claude mod are both generated from Tools(), so the wording and schema
-// cannot drift between harnesses.
-type ToolDef struct {
-	Name        string `json:"name"`
-	Description string `json:"description"`
-	// InputSchema is a JSON Schema object for the tool's arguments; its
-	// properties match the request struct's json tags.
-	InputSchema map[string]any `json:"input_schema"`
-	// Hints, as MCP tool annotations name them.
-	ReadOnly    bool `json:"read_only"`   // never changes a note
-	Destructive bool `json:"destructive"` // may remove or overwrite text
-	Idempotent  bool `json:"idempotent"`  // repeating the same call changes nothing more
-}
+// ToolDef is one notes tool as every harness declares it (the shared
+// shape of shared/tooldef). The MCP server and the plugins are generated
+// from Tools(), so the wording and schema cannot drift between harnesses.
+type ToolDef = tooldef.Def
 
 // nameProp is the schema of the "name" argument all tools but list share.
 func nameProp() map[string]any {
@@ -39,25 +30,8 @@ func nameProp() map[string]any {
 	}
 }
 
-// object builds an object schema. "required" is left out when empty:
-// older JSON Schema drafts (and some validators) reject an empty list.
-func object(required []string, props map[string]any) map[string]any {
-	s := map[string]any{
-		"type":                 "object",
-		"properties":           props,
-		"additionalProperties": false,
-	}
-	if len(required) > 0 {
-		s["required"] = required
-	}
-	return s
-}
-
-// Required returns the names of the tool's required arguments.
-func (d ToolDef) Required() []string {
-	r, _ := d.InputSchema["required"].([]string)
-	return r
-}
+// object builds a closed object schema.
+var object = tooldef.Object
 
 // Tools returns the five notes tool definitions in a fixed order. Each call
 // returns fresh values, so callers may modify them.
@@ -186,6 +160,3 @@ func decodeArgs(tool string, args json.RawMessage, into any) error {
 	}
 	return nil
 }
-
-// String names the definition, for logs.
-func (d ToolDef) String() string { return fmt.Sprintf("%s: %s", d.Name, d.Description) }
