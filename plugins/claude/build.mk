@@ -50,7 +50,7 @@ PLUGIN_TEST_TARGETS += plugin-claude-test
 
 # The real claude binary (pinned, e2e/install.sh) with the plugin loaded,
 # against the scripted Anthropic server on 127.0.0.1, isolated HOME.
-e2e-claude-mod: plugin-claude
+e2e-claude-mod: plugin-claude dist-claude
 	$(GO) test -tags e2e -count=1 ./$(CLAUDE_MOD)/e2e/
 
 E2E_TARGETS += e2e-claude-mod

@@ -103,9 +103,16 @@ func TestInteractivePTY(t *testing.T) {
 	}
 	waitFor("the prompt", 60*time.Second, func() bool { return strings.Contains(pane(), "bypass permissions on") })
 	exec.Command("tmux", "send-keys", "-t", tmuxSession, "-l", "Save a note and reset. "+oldPromptText).Run()
-	time.Sleep(500 * time.Millisecond)
-	exec.Command("tmux", "send-keys", "-t", tmuxSession, "Enter").Run()
 	r := &run{ws: ws, srv: srv}
+	// The terminal may take the typed text as a paste and swallow an Enter
+	// that arrives with it: press Enter again until the first request comes.
+	for i := 0; i < 5 && len(r.bodies()) == 0; i++ {
+		time.Sleep(time.Second)
+		exec.Command("tmux", "send-keys", "-t", tmuxSession, "Enter").Run()
+		for j := 0; j < 20 && len(r.bodies()) == 0; j++ {
+			time.Sleep(250 * time.Millisecond)
+		}
+	}
 	waitFor("the fresh-window request", 90*time.Second, func() bool { return len(r.bodies()) >= 3 })
 	// A second continuation or a summarizer request would come within a
 	// few seconds of the first.

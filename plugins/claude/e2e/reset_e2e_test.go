@@ -16,6 +16,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -511,4 +512,59 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// TestPackagedPlugin: the archive make dist-claude builds installs with
+// Claude Code's own plugin commands (PATH without Go) and resets as the
+// --plugin-dir checkout does.
+func TestPackagedPlugin(t *testing.T) {
+	matches, _ := filepath.Glob(filepath.Join(repoRoot(t), "dist", "notesoup-claude-*.tar.gz"))
+	if len(matches) != 1 {
+		t.Fatalf("want one dist/notesoup-claude-*.tar.gz, found %v; run make dist-claude", matches)
+	}
+	ws, err := modelserver.NewWorkspace(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	unpacked := filepath.Join(ws.Dir, "unpacked")
+	if err := os.MkdirAll(unpacked, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("tar", "-xzf", matches[0], "-C", unpacked).CombinedOutput(); err != nil {
+		t.Fatalf("tar: %v: %s", err, out)
+	}
+	srv := startServer(t, noteAndReset(`{"last_word":"`+lastWord+`"}`, `,{"text":"Fresh window, continuing."}`))
+	bin, err := modelserver.CLIPath(repoRoot(t), modelserver.Claude)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := modelserver.AgentOptions{Env: []string{"NOTESOUP_HOME=" + filepath.Join(ws.Dir, "notesoup")}}
+	for _, args := range [][]string{
+		{"plugin", "marketplace", "add", filepath.Join(unpacked, "notesoup-claude-marketplace")},
+		{"plugin", "install", "notesoup@notesoup"},
+	} {
+		cmd, err := ws.Command(t.Context(), modelserver.Claude, bin, srv.URL(), env, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("claude %v: %v: %s", args, err, out)
+		}
+	}
+	cmd, err := ws.Command(t.Context(), modelserver.Claude, bin, srv.URL(), env,
+		"-p", "Save a note and reset. "+oldPromptText, "--output-format", "stream-json", "--verbose", "--dangerously-skip-permissions")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("claude -p: %v: %s", err, out)
+	}
+	r := &run{ws: ws, srv: srv}
+	b := r.bodies()
+	if len(b) != 3 {
+		t.Fatalf("%d model requests, want 3", len(b))
+	}
+	if !strings.Contains(b[2], noteSecret) || strings.Contains(b[2], oldPromptText) {
+		t.Errorf("fresh-window request: note present %v, old prompt present %v", strings.Contains(b[2], noteSecret), strings.Contains(b[2], oldPromptText))
+	}
 }
