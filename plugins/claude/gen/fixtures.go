@@ -108,6 +108,12 @@ func scenarios() []scenario {
 			fixtureStep{Session: "s2", Event: `{"type":"session_changed","session":"s2"}`},
 			fixtureStep{Session: "s2", Event: `{"type":"step"}`},
 		)},
+		{"session_only", []fixtureStep{s1(`{"type":"session_changed","session":"s1"}`)}},
+		{"compact_disabled", []fixtureStep{
+			s1(`{"type":"session_changed","session":"s1","compact_disabled":true}`),
+			s1(`{"type":"reset_requested"}`),
+			s1(`{"type":"manual_stop"}`),
+		}},
 		{"user_compact_vetoed", []fixtureStep{
 			s1(`{"type":"session_changed","session":"s1"}`),
 			s1(`{"type":"compaction_started"}`),

@@ -18,6 +18,8 @@ export type Fake = {
   logs: string[]
   /** Mismatches between what the mod sent and the scenario. */
   errors: string[]
+  /** Tools the mod registered. */
+  registered: string[]
   /** Helper operations that answer with an error. */
   failOps: string[]
   /** Makes the named command fail beneath the mod (a rejected command). */
@@ -77,7 +79,7 @@ function helperAnswer(f: Fake, req: { op: string; caller: Record<string, unknown
 export function install(on: On, name?: string): Fake {
   const steps = name ? SCENARIOS[name] : []
   if (!steps) throw new Error(`no scenario ${String(name)} in flow.gen.ts`)
-  const f: Fake = { session: 's1', env: {}, messages: [], requests: [], commands: [], logs: [], errors: [], steps: [...steps], failOps: [], limits: { resolved: false, reason: 'fake' } }
+  const f: Fake = { session: 's1', env: {}, messages: [], requests: [], commands: [], logs: [], errors: [], steps: [...steps], registered: [], failOps: [], limits: { resolved: false, reason: 'fake' } }
   on('session.id', () => ({ value: f.session }))
   on('session.cwd', () => ({ value: '/proj' }))
   on('session.model', () => ({ value: 'claude-opus-5-5' }))
@@ -89,7 +91,10 @@ export function install(on: On, name?: string): Fake {
     f.logs.push(String((e as { text?: unknown }).text ?? ''))
     return { value: undefined }
   })
-  on('tool.register', ($, e) => ({ value: { tool: `mcp__notesoup__${e.name}` } }))
+  on('tool.register', ($, e) => {
+    f.registered.push(e.name)
+    return { value: { tool: `mcp__notesoup__${e.name}` } }
+  })
   on('command.register', ($, e) => ({ value: { command: e.name } }))
   on('process.run', ($, e) => {
     const argv = (e as { argv: readonly string[] }).argv
