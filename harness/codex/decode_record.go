@@ -485,8 +485,17 @@ type fastPayload struct {
 // anything else, including anything that would be refused.
 func parseRecordFast(line []byte, withText bool) (record, bool) {
 	r := record{ordinal: -1, boot: -1}
-	var l fastLine
-	if json.Unmarshal(line, &l) != nil || l.Type == nil || l.Payload == nil {
+	l, ok := scanLine(line, withText)
+	if !ok {
+		// Shapes the single-pass scanner leaves alone (output arrays and
+		// objects, escaped or case-folded keys, duplicates) or invalid
+		// lines: encoding/json decides, as before.
+		l = fastLine{}
+		if json.Unmarshal(line, &l) != nil {
+			return r, false
+		}
+	}
+	if l.Type == nil || l.Payload == nil {
 		return r, false
 	}
 	if l.Ordinal != nil {
