@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/notesoup/notesoup/shared/atomicfile"
 	"io"
 	"os"
 	"path/filepath"
@@ -394,33 +395,21 @@ func replaceIfUnchanged(path string, old, data []byte) error {
 	if st, err := os.Stat(path); err == nil {
 		mode = st.Mode().Perm()
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".notesoup-*")
+	err := atomicfile.Write(path, data, atomicfile.Options{
+		TempPrefix: "." + filepath.Base(path) + ".notesoup-",
+		Perm:       mode,
+		BeforeRename: func() error {
+			now, err := readOptional(path)
+			if err != nil {
+				return err
+			}
+			if !bytes.Equal(now, old) {
+				return fmt.Errorf("%s changed while notesoup was merging into it; nothing written, run notesoup install codex again", path)
+			}
+			return nil
+		},
+	})
 	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Chmod(mode)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	now, err := readOptional(path)
-	if err != nil {
-		return err
-	}
-	if !bytes.Equal(now, old) {
-		return fmt.Errorf("%s changed while notesoup was merging into it; nothing written, run notesoup install codex again", path)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil

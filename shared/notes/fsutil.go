@@ -6,47 +6,22 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"github.com/notesoup/notesoup/shared/atomicfile"
 )
 
 // tempPrefix starts every temporary file's name; the leading dot keeps
 // temporary files out of listings and out of note names.
 const tempPrefix = ".tmp-"
 
-// writeAtomic replaces path with data: a temporary file in the same folder
-// is written, fsynced and renamed over path, and the folder is fsynced so
-// the rename itself survives a crash. Readers see the old or the new note,
-// never a torn one.
+// writeAtomic replaces path with data (shared/atomicfile), creating its
+// folder first. Readers see the old or the new note, never a torn one.
 func writeAtomic(path string, data []byte) error {
 	dir := filepath.Dir(path)
 	if err := mkdirAllSync(dir); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, tempPrefix+"*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	ok := false
-	defer func() {
-		if !ok {
-			tmp.Close()
-			os.Remove(name)
-		}
-	}()
-	if _, err := tmp.Write(data); err != nil {
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(name, path); err != nil {
-		return err
-	}
-	ok = true
-	return syncDir(dir)
+	return atomicfile.Write(path, data, atomicfile.Options{TempPrefix: tempPrefix, Perm: filePerm})
 }
 
 // mkdirAllSync creates dir and its missing parents, fsyncing each parent so
@@ -74,14 +49,7 @@ func mkdirAllSync(dir string) error {
 	return syncDir(parent)
 }
 
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
-}
+func syncDir(dir string) error { return atomicfile.SyncDir(dir) }
 
 // removeEmptyParents removes now-empty folders between the deleted note and
 // the scope root, so a deleted "api/auth.md" does not leave an empty "api/".

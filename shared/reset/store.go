@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/notesoup/notesoup/shared/atomicfile"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -190,36 +191,8 @@ func errOr(err error, msg string) string {
 }
 
 func writeAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("reset state: temp file: %v", err)
-	}
-	name := tmp.Name()
-	ok := false
-	defer func() {
-		if !ok {
-			os.Remove(name)
-		}
-	}()
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("reset state: write %s: %v", name, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("reset state: fsync %s: %v", name, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("reset state: close %s: %v", name, err)
-	}
-	if err := os.Rename(name, path); err != nil {
-		return fmt.Errorf("reset state: rename to %s: %v", path, err)
-	}
-	ok = true
-	if d, err := os.Open(dir); err == nil {
-		d.Sync() // make the rename durable; best effort on filesystems without directory fsync
-		d.Close()
+	if err := atomicfile.Write(path, data, atomicfile.Options{}); err != nil {
+		return fmt.Errorf("reset state: %v", err)
 	}
 	return nil
 }

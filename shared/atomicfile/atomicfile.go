@@ -1,0 +1,82 @@
+// Package atomicfile replaces files so that a reader, or the next process
+// after a crash, sees the old content or the new, never a mix: a temporary
+// file in the same folder is written, fsynced and renamed over the target,
+// and the folder is fsynced so the rename itself is durable. The notes
+// store, the reset state and `notesoup install` all write through it.
+package atomicfile
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// Options adjust a write.
+type Options struct {
+	// TempPrefix starts the temporary file's name (default "."+base+".tmp-"),
+	// so a caller can recognise and sweep temporaries a killed writer left.
+	TempPrefix string
+	// Perm is the new file's mode (default 0600: notes and state are private).
+	Perm os.FileMode
+	// BeforeRename runs after the data is durable and before the rename; an
+	// error aborts the write and leaves the target untouched (a caller uses
+	// it to refuse when the target changed since it was read).
+	BeforeRename func() error
+}
+
+// Write replaces path with data. The folder must exist.
+func Write(path string, data []byte, o Options) error {
+	dir := filepath.Dir(path)
+	prefix := o.TempPrefix
+	if prefix == "" {
+		prefix = "." + filepath.Base(path) + ".tmp-"
+	}
+	perm := o.Perm
+	if perm == 0 {
+		perm = 0o600
+	}
+	tmp, err := os.CreateTemp(dir, prefix+"*")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	done := false
+	defer func() {
+		if !done {
+			tmp.Close()
+			os.Remove(name)
+		}
+	}()
+	if _, err := tmp.Write(data); err != nil {
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	if err := tmp.Chmod(perm); err != nil {
+		return fmt.Errorf("chmod %s: %w", name, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return fmt.Errorf("fsync %s: %w", name, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("close %s: %w", name, err)
+	}
+	if o.BeforeRename != nil {
+		if err := o.BeforeRename(); err != nil {
+			return err
+		}
+	}
+	if err := os.Rename(name, path); err != nil {
+		return fmt.Errorf("rename %s to %s: %w", name, path, err)
+	}
+	done = true
+	return SyncDir(dir)
+}
+
+// SyncDir fsyncs a folder, making renames and creations in it durable.
+func SyncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
