@@ -20,6 +20,10 @@ MEM_SIZE=${MEM_SIZE:-200M}          # the single transcript of the memory figure
 # benchstat pinned: the x/perf pseudo-version it ships in.
 BENCHSTAT=${BENCHSTAT:-golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da}
 GO=${GO:-go}
+# BENCH_STEPS selects steps (decode search sessions memory gobench); BENCH_OUT
+# keeps a step's outputs apart (e.g. a second decode run after a change).
+BENCH_STEPS=${BENCH_STEPS:-decode search sessions memory gobench}
+step() { [[ " $BENCH_STEPS " == *" $1 "* ]]; }
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$BENCH_DIR/bin"
@@ -63,8 +67,8 @@ if [ ! -f "$memdir/corpus.json" ]; then
 	mv "$memdir.json.tmp" "$memdir/corpus.json"
 fi
 
-out=$BENCH_DIR/out
-rm -rf "$out" && mkdir -p "$out"
+out=${BENCH_OUT:-$BENCH_DIR/out}
+mkdir -p "$out"
 hf() { # name, hyperfine args...
 	local name=$1
 	shift
@@ -74,43 +78,52 @@ hf() { # name, hyperfine args...
 }
 
 # 1. Decode throughput per harness beside cat and jq over the same files.
-for h in claude pi codex; do
+step decode && for h in claude pi codex; do
 	case $h in claude) r=$CL ;; pi) r=$PI ;; codex) r=$CX ;; esac
 	find "$r" -name '*.jsonl' -print0 >"$out/files-$h"
+	jq=(-n "jq -c . $h" "xargs -0 jq -c . <$out/files-$h >/dev/null")
+	[ "${BENCH_JQ:-1}" = 0 ] && jq=() # jq is the slowest baseline: skip it on a re-run
 	hf "decode-$h" --runs 3 --warmup 1 \
 		-n "cat $h" "xargs -0 cat <$out/files-$h >/dev/null" \
-		-n "jq -c . $h" "xargs -0 jq -c . <$out/files-$h >/dev/null" \
+		"${jq[@]}" \
 		-n "notesoup decode $h" "$BENCH_DIR/bin/decodeall -harness $h -root $r >/dev/null"
 	"$BENCH_DIR/bin/decodeall" -harness "$h" -root "$r" >"$out/decodeall-$h.json"
 done
 
 # 2. A literal query over the whole corpus: cold (empty answer cache, the
 # first run after the files changed), warm (unchanged files), beside rg.
+# hyperfine takes one --prepare per command, in order.
 cache=$BENCH_DIR/search-cache
-hf search --runs "$BENCH_RUNS" --warmup 1 \
-	-n "rg -F -c" "rg -F -c '$needle' $CL $PI $CX" \
-	-n "rg -F -i -c" "rg -F -i -c '$needle' $CL $PI $CX" \
-	-n "notesoup search cold" --prepare "rm -rf $cache" "$NS search '$needle' ${roots[*]} --cache-dir $cache --limit 0 --json" \
-	-n "notesoup search warm" --prepare "true" "$NS search '$needle' ${roots[*]} --cache-dir $cache --limit 0 --json"
-rm -rf "$cache"
-"$NS" search "$needle" "${roots[@]}" --cache-dir "$cache" --json --limit 0 >"$out/search-cold.json"
-/usr/bin/time -f '%U %S %e' -o "$out/search-cold.cpu" "$NS" search "$needle" "${roots[@]}" --no-cache --json >/dev/null
-/usr/bin/time -f '%U %S %e' -o "$out/search-warm.cpu" "$NS" search "$needle" "${roots[@]}" --cache-dir "$cache" --json >/dev/null
-/usr/bin/time -f '%U %S %e' -o "$out/rg.cpu" rg -F -c "$needle" "$CL" "$PI" "$CX" >/dev/null
+if step search; then
+	hf search --runs "$BENCH_RUNS" --warmup 1 \
+		--prepare true --prepare true --prepare "rm -rf $cache" --prepare true \
+		-n "rg -F -c" "rg -F -c '$needle' $CL $PI $CX" \
+		-n "rg -F -i -c" "rg -F -i -c '$needle' $CL $PI $CX" \
+		-n "notesoup search cold" "$NS search '$needle' ${roots[*]} --cache-dir $cache --limit 0 --json" \
+		-n "notesoup search warm" "$NS search '$needle' ${roots[*]} --cache-dir $cache --limit 0 --json"
+	rm -rf "$cache"
+	echo "$(load)" >"$out/search-cpu.load"
+	/usr/bin/time -f '%U %S %e' -o "$out/search-cold.cpu" "$NS" search "$needle" "${roots[@]}" --cache-dir "$cache" --json --limit 0 >"$out/search-cold.json"
+	/usr/bin/time -f '%U %S %e' -o "$out/search-warm.cpu" "$NS" search "$needle" "${roots[@]}" --cache-dir "$cache" --json >/dev/null
+	/usr/bin/time -f '%U %S %e' -o "$out/rg.cpu" rg -F -c "$needle" "$CL" "$PI" "$CX" >/dev/null
+fi
 
 # 3. Listing sessions across harnesses.
-hf sessions --runs "$BENCH_RUNS" --warmup 1 \
+step sessions && hf sessions --runs "$BENCH_RUNS" --warmup 1 \
 	-n "notesoup history sessions" "$NS history sessions ${roots[*]} --limit 0 --json >/dev/null"
 
 # 4. Peak memory of decoding a 200 MB transcript.
 memroot=$memdir/home/.pi/agent/sessions
-/usr/bin/time -f '%M' -o "$out/mem.rss" "$BENCH_DIR/bin/decodeall" -harness pi -root "$memroot" >"$out/mem.json"
+step memory && /usr/bin/time -f '%M' -o "$out/mem.rss" "$BENCH_DIR/bin/decodeall" -harness pi -root "$memroot" >"$out/mem.json"
 
 # 5. In-process figures: go test -bench, compared with benchstat.
-log "go test -bench (load $(load))"
-(cd "$root" && NOTESOUP_BENCH_CORPUS=$corpus NOTESOUP_BENCH_NEEDLE=$needle \
-	$GO test -run '^$' -bench . -benchtime 1x -count "$BENCH_COUNT" ./bench) >"$out/gobench.txt"
-(cd "$root" && $GO run "$BENCHSTAT" "$out/gobench.txt") >"$out/benchstat.txt" || log "benchstat failed; raw output in $out/gobench.txt"
+if step gobench; then
+	log "go test -bench (load $(load))"
+	echo "$(load)" >"$out/gobench.load"
+	(cd "$root" && NOTESOUP_BENCH_CORPUS=$corpus NOTESOUP_BENCH_NEEDLE=$needle \
+		$GO test -run '^$' -bench . -benchtime 1x -count "$BENCH_COUNT" ./bench) >"$out/gobench.txt"
+	(cd "$root" && $GO run "$BENCHSTAT" "$out/gobench.txt") >"$out/benchstat.txt" || log "benchstat failed; raw output in $out/gobench.txt"
+fi
 
 # Collate.
 python3 "$root/bench/collate.py" "$out" "$corpus/corpus.json" >"$BENCH_DIR/results.json"
