@@ -2,14 +2,12 @@ package codex
 
 import (
 	"bytes"
-	"encoding/json"
+	"github.com/notesoup/notesoup/harness"
 	"io"
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"time"
-	"unicode"
 
 	"github.com/notesoup/notesoup/shared/history"
 )
@@ -21,9 +19,6 @@ const (
 	// first turn repeats AGENTS.md and the environment before the prompt,
 	// so this is larger than Pi's.
 	headLimit = 512 << 10
-	// tailLimit bounds the bytes read from the end to find the last line's
-	// time.
-	tailLimit = 64 << 10
 	// TitleMax bounds a session title, in runes.
 	TitleMax = 120
 )
@@ -102,7 +97,7 @@ func describe(path string) (history.Session, bool) {
 			s.Title = OneLine(r.text, TitleMax)
 		}
 	}
-	if t, ok := lastTime(f, fi.Size()); ok {
+	if t, ok := harness.LastTimestamp(f, fi.Size()); ok {
 		s.Updated = t
 	}
 	if s.Started.IsZero() {
@@ -111,62 +106,5 @@ func describe(path string) (history.Session, bool) {
 	return s, true
 }
 
-// lastTime returns the timestamp of the last complete line that has one,
-// reading at most tailLimit bytes from the end.
-func lastTime(f *os.File, size int64) (time.Time, bool) {
-	start := size - tailLimit
-	if start < 0 {
-		start = 0
-	}
-	buf := make([]byte, size-start)
-	if _, err := f.ReadAt(buf, start); err != nil && err != io.EOF {
-		return time.Time{}, false
-	}
-	lines := bytes.Split(buf, []byte{'\n'})
-	// The last element is unterminated (possibly torn) or empty; the first
-	// may be cut by the tail window. Both are skipped.
-	for i := len(lines) - 2; i >= 0; i-- {
-		if i == 0 && start > 0 {
-			break
-		}
-		var t struct {
-			Timestamp string `json:"timestamp"`
-		}
-		if json.Unmarshal(lines[i], &t) != nil || t.Timestamp == "" {
-			continue
-		}
-		if ts, err := time.Parse(time.RFC3339Nano, t.Timestamp); err == nil {
-			return ts, true
-		}
-	}
-	return time.Time{}, false
-}
-
-// OneLine collapses whitespace (newlines included) to single spaces and
-// bounds s to max runes, marking a cut with "…".
-func OneLine(s string, max int) string {
-	var b strings.Builder
-	space, n := false, 0
-	for _, r := range strings.TrimSpace(s) {
-		if unicode.IsSpace(r) {
-			space = true
-			continue
-		}
-		if space && b.Len() > 0 {
-			if n+1 >= max {
-				b.WriteString("…")
-				return b.String()
-			}
-			b.WriteByte(' ')
-			n++
-		}
-		if n >= max {
-			b.WriteString("…")
-			return b.String()
-		}
-		space = false
-		b.WriteRune(r)
-		n++
-	}
-	return b.String()
-}
+// OneLine is harness.OneLine, kept for this package's callers.
+func OneLine(s string, max int) string { return harness.OneLine(s, max) }

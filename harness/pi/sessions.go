@@ -2,9 +2,9 @@ package pi
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/notesoup/notesoup/harness"
 	"io"
 	"io/fs"
 	"os"
@@ -12,7 +12,6 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/notesoup/notesoup/shared/history"
 )
@@ -23,9 +22,6 @@ const (
 	// prompt; pi's first prompt follows two short setup entries (pi.md §3.2),
 	// and an inline image before it may push it out, leaving no title.
 	headLimit = 256 << 10
-	// tailLimit bounds the bytes read from the end to find the last entry's
-	// time; one entry is usually far smaller.
-	tailLimit = 64 << 10
 	// TitleMax bounds a session title, in runes.
 	TitleMax = 120
 	// maxRootDepth: sessions are <root>/<encoded-cwd>/<file>.jsonl, or flat
@@ -122,7 +118,7 @@ func describe(path string) (history.Session, bool) {
 			s.Title = OneLine(e.text, TitleMax)
 		}
 	}
-	if t, ok := lastTime(f, fi.Size()); ok {
+	if t, ok := harness.LastTimestamp(f, fi.Size()); ok {
 		s.Updated = t
 	}
 	if s.Started.IsZero() {
@@ -131,62 +127,5 @@ func describe(path string) (history.Session, bool) {
 	return s, true
 }
 
-// lastTime returns the timestamp of the last complete line that has one,
-// reading at most tailLimit bytes from the end.
-func lastTime(f *os.File, size int64) (time.Time, bool) {
-	start := size - tailLimit
-	if start < 0 {
-		start = 0
-	}
-	buf := make([]byte, size-start)
-	if _, err := f.ReadAt(buf, start); err != nil && err != io.EOF {
-		return time.Time{}, false
-	}
-	lines := bytes.Split(buf, []byte{'\n'})
-	// The last element is an unterminated (possibly torn) line or empty; the
-	// first may be cut by the tail window. Both are skipped.
-	for i := len(lines) - 2; i >= 0; i-- {
-		if i == 0 && start > 0 {
-			break
-		}
-		var t struct {
-			Timestamp string `json:"timestamp"`
-		}
-		if json.Unmarshal(lines[i], &t) != nil || t.Timestamp == "" {
-			continue
-		}
-		if ts, err := time.Parse(time.RFC3339Nano, t.Timestamp); err == nil {
-			return ts, true
-		}
-	}
-	return time.Time{}, false
-}
-
-// OneLine collapses whitespace (newlines included) to single spaces and
-// bounds s to max runes, marking a cut with "…".
-func OneLine(s string, max int) string {
-	var b strings.Builder
-	space, n := false, 0
-	for _, r := range strings.TrimSpace(s) {
-		if unicode.IsSpace(r) {
-			space = true
-			continue
-		}
-		if space && b.Len() > 0 {
-			if n+1 >= max {
-				b.WriteString("…")
-				return b.String()
-			}
-			b.WriteByte(' ')
-			n++
-		}
-		if n >= max {
-			b.WriteString("…")
-			return b.String()
-		}
-		space = false
-		b.WriteRune(r)
-		n++
-	}
-	return b.String()
-}
+// OneLine is harness.OneLine, kept for this package's callers.
+func OneLine(s string, max int) string { return harness.OneLine(s, max) }

@@ -1,0 +1,78 @@
+package harness
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"os"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// TailBytes is how much of a transcript's end session listings read for its
+// last timestamp: enough for several records, small enough that listing
+// thousands of sessions reads kilobytes per file, not the files.
+const TailBytes = 64 << 10
+
+// LastTimestamp returns the RFC 3339 "timestamp" of the last complete JSONL
+// line that has one, reading at most TailBytes from the end of f (size
+// bytes long). A torn last line (a write in progress) is skipped.
+func LastTimestamp(f *os.File, size int64) (time.Time, bool) {
+	start := size - TailBytes
+	if start < 0 {
+		start = 0
+	}
+	buf := make([]byte, size-start)
+	if _, err := f.ReadAt(buf, start); err != nil && err != io.EOF {
+		return time.Time{}, false
+	}
+	lines := bytes.Split(buf, []byte{'\n'})
+	// The last element is unterminated (possibly torn) or empty; the first
+	// may be cut by the tail window. Both are skipped.
+	for i := len(lines) - 2; i >= 0; i-- {
+		if i == 0 && start > 0 {
+			break
+		}
+		var t struct {
+			Timestamp string `json:"timestamp"`
+		}
+		if json.Unmarshal(lines[i], &t) != nil || t.Timestamp == "" {
+			continue
+		}
+		if ts, err := time.Parse(time.RFC3339Nano, t.Timestamp); err == nil {
+			return ts, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// OneLine collapses whitespace (newlines included) to single spaces and
+// bounds s to max runes, marking a cut with "…": a session title fit for
+// one line of a listing.
+func OneLine(s string, max int) string {
+	var b strings.Builder
+	space, n := false, 0
+	for _, r := range strings.TrimSpace(s) {
+		if unicode.IsSpace(r) {
+			space = true
+			continue
+		}
+		if space && b.Len() > 0 {
+			if n+1 >= max {
+				b.WriteString("…")
+				return b.String()
+			}
+			b.WriteByte(' ')
+			n++
+		}
+		if n >= max {
+			b.WriteString("…")
+			return b.String()
+		}
+		space = false
+		b.WriteRune(r)
+		n++
+	}
+	return b.String()
+}
