@@ -16,10 +16,13 @@ import (
 type env struct {
 	bin  string
 	vars []string
+	home string
 	cwd  string // a project directory
 }
 
-func newEnv(t *testing.T) env {
+func newEnv(t *testing.T) env { return newEnvB(t) }
+
+func newEnvB(t testing.TB) env {
 	t.Helper()
 	bin, err := testbin.Notesoup()
 	if err != nil {
@@ -30,7 +33,7 @@ func newEnv(t *testing.T) env {
 	if err := os.MkdirAll(cwd, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	return env{bin: bin, vars: testbin.SampleEnv(home), cwd: cwd}
+	return env{bin: bin, vars: testbin.SampleEnv(home), home: home, cwd: cwd}
 }
 
 // response is the helper's answer, decoded loosely for assertions.
