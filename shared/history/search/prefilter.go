@@ -40,6 +40,9 @@ type plan struct {
 	// atoms are the lower-cased atoms the file must contain, longest first
 	// (the longest is usually the rarest, so a miss is found soonest).
 	atoms []string
+	// anchors[i] is the offset of atoms[i]'s rarest byte, where the search
+	// for it starts (see indexAnchored).
+	anchors []int
 	// ok is false when the query cannot be prefiltered: not ASCII, or no
 	// atom that proves anything. Every file is then decoded.
 	ok bool
@@ -83,7 +86,50 @@ func newPlan(query string) plan {
 			kept = append(kept, a)
 		}
 	}
-	return plan{atoms: kept, ok: true}
+	anchors := make([]int, len(kept))
+	for i, a := range kept {
+		anchors[i] = rarest(a)
+	}
+	return plan{atoms: kept, anchors: anchors, ok: true}
+}
+
+// byteRank orders lower-case letters and digits from rarest to most common
+// in transcripts (prose, code, JSON keys), so a search starts at the byte
+// with the fewest false starts.
+const byteRank = "qjzx9876vk5w4y3bf2gh1mp0udcl_sniortae"
+
+// rarest returns the offset of a's rarest byte.
+func rarest(a string) int {
+	best, rank := 0, len(byteRank)+1
+	for i := 0; i < len(a); i++ {
+		r := strings.IndexByte(byteRank, a[i])
+		if r < 0 {
+			r = len(byteRank)
+		}
+		if r < rank {
+			best, rank = i, r
+		}
+	}
+	return best
+}
+
+// indexAnchored finds a in b by searching for a[at:] (vectorised bytes.Index
+// starting at a rare byte skips ahead further between candidates than one
+// starting at a common one) and checking the at bytes before each hit.
+func indexAnchored(b []byte, a string, at int) int {
+	tail := []byte(a[at:])
+	for off := at; off <= len(b)-len(tail); {
+		i := bytes.Index(b[off:], tail)
+		if i < 0 {
+			return -1
+		}
+		start := off + i - at
+		if string(b[start:start+at]) == a[:at] {
+			return start
+		}
+		off += i + 1
+	}
+	return -1
 }
 
 func synthesized(atom string) bool {
@@ -130,7 +176,7 @@ func (s *scanner) overlap() int {
 // settled: every atom was found (the file is a candidate).
 func (s *scanner) feed(folded []byte) (done bool) {
 	for i, a := range s.p.atoms {
-		if !s.found[i] && bytes.Index(folded, []byte(a)) >= 0 {
+		if !s.found[i] && indexAnchored(folded, a, s.p.anchors[i]) >= 0 {
 			s.found[i] = true
 			s.missing--
 		}
