@@ -78,7 +78,7 @@ func RunAt(t *testing.T, dst string, rest [][]byte, decode Decode) int {
 	if len(rest) > 0 && minWriter/time.Duration(len(rest)) > gap {
 		gap = minWriter / time.Duration(len(rest))
 	}
-	var done atomic.Bool
+	var done, torn atomic.Bool
 	werr := make(chan error, 1)
 	go func() {
 		defer done.Store(true)
@@ -94,7 +94,9 @@ func RunAt(t *testing.T, dst string, rest [][]byte, decode Decode) int {
 				werr <- err
 				return
 			}
+			torn.Store(true)
 			time.Sleep(tornGap)
+			torn.Store(false)
 			if _, err := f.Write(l[half:]); err != nil {
 				werr <- err
 				return
@@ -106,7 +108,11 @@ func RunAt(t *testing.T, dst string, rest [][]byte, decode Decode) int {
 
 	var snapshots [][]history.Event
 	maxSeq := int64(0)
+	tornReads := 0 // decodes that began while a line was half written
 	for !done.Load() {
+		if torn.Load() {
+			tornReads++
+		}
 		evs, err := decode(dst)
 		if err != nil {
 			<-werr
@@ -143,6 +149,9 @@ func RunAt(t *testing.T, dst string, rest [][]byte, decode Decode) int {
 				t.Errorf("decode %d: seq %d is %+v, but %+v in the finished file", i+1, ev.Seq, id, w)
 			}
 		}
+	}
+	if tornReads == 0 {
+		t.Errorf("no decode began while a line was half written; the torn-line case was not exercised")
 	}
 	if len(snapshots) < MinDecodes {
 		t.Errorf("only %d decodes ran while the file was written; want at least %d", len(snapshots), MinDecodes)
