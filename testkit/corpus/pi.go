@@ -19,6 +19,19 @@ func (s *session) writePi(w *lineWriter) {
 	g := s.g
 	t := s.start
 	tick := func() string { t = t.Add(time.Duration(200+g.r.IntN(4000)) * time.Millisecond); return stamp(t) }
+	// Entry ids are 8 hex digits, as pi writes them; pi draws again on a
+	// collision, and so does this (a long session has enough entries for
+	// one).
+	used := map[string]bool{}
+	newID := func() string {
+		for {
+			id := g.hex(8)
+			if !used[id] {
+				used[id] = true
+				return id
+			}
+		}
+	}
 	var b []byte
 	b = append(b, `{"type":"session","version":3,"id":`...)
 	b = str(b, s.id)
@@ -37,17 +50,18 @@ func (s *session) writePi(w *lineWriter) {
 		for i, l := range s.parent.prefix[1:] {
 			w.line([]byte(l), s.parent.prefixIDs[i+1])
 			last = s.parent.prefixIDs[i+1]
+			used[last] = true
 		}
 	} else {
-		id := g.hex(8)
+		id := newID()
 		w.line([]byte(`{"type":"model_change","id":"`+id+`","parentId":null,"timestamp":"`+tick()+`","provider":"anthropic","modelId":"claude-sonnet-5"}`), id)
 		last = id
-		id = g.hex(8)
+		id = newID()
 		w.line([]byte(`{"type":"thinking_level_change","id":"`+id+`","parentId":"`+last+`","timestamp":"`+tick()+`","thinkingLevel":"medium"}`), id)
 		last = id
 	}
 	entry := func(parent string) (string, []byte) {
-		id := g.hex(8)
+		id := newID()
 		b := append([]byte(nil), `{"type":"message","id":"`...)
 		b = append(b, id...)
 		b = append(b, `","parentId":"`...)
@@ -68,7 +82,7 @@ func (s *session) writePi(w *lineWriter) {
 			// Navigate back to an earlier turn: pi writes a branch summary
 			// of the abandoned branch as a child of the target.
 			to := turnEnds[g.r.IntN(len(turnEnds)-1)]
-			id := g.hex(8)
+			id := newID()
 			b = append(b[:0], `{"type":"branch_summary","id":"`+id+`","parentId":"`+to+`","timestamp":"`+tick()+`","fromId":"`+last+`","summary":`...)
 			b = str(b, "The user explored a different conversation branch before returning here.\nSummary of that exploration:\n\n## Goal\n"+g.prose(300))
 			b = append(b, `,"details":{"readFiles":[],"modifiedFiles":[]},"fromHook":false}`...)
@@ -127,7 +141,7 @@ func (s *session) writePi(w *lineWriter) {
 		last = id
 		turnEnds = append(turnEnds, id)
 		if turn%piCompactEvery == 0 {
-			cid := g.hex(8)
+			cid := newID()
 			b = append(b[:0], `{"type":"compaction","id":"`+cid+`","parentId":"`+last+`","timestamp":"`+tick()+`","summary":`...)
 			b = str(b, "## Goal\n"+g.prose(200)+"\n\n## Progress\n### Done\n- [x] "+g.sentence(10)+"\n\n## Next Steps\n1. "+g.sentence(8))
 			b = append(b, `,"firstKeptEntryId":"`+id+`","tokensBefore":`+strconv.Itoa(120000+g.r.IntN(60000))+`,"details":{"readFiles":[],"modifiedFiles":[]},"fromHook":false}`...)
