@@ -568,3 +568,24 @@ func TestPackagedPlugin(t *testing.T) {
 		t.Errorf("fresh-window request: note present %v, old prompt present %v", strings.Contains(b[2], noteSecret), strings.Contains(b[2], oldPromptText))
 	}
 }
+
+// TestResumeKeepsOneBoot: resuming a session after a reset sends the
+// retained boot once (prompt.context does not add a second) and still none
+// of the old window.
+func TestResumeKeepsOneBoot(t *testing.T) {
+	const sid = "5e0e3a51-1c1d-4f3e-9a2b-00000000b007"
+	r := start(t, noteAndReset(`{"last_word":"`+lastWord+`"}`, `,{"text":"Fresh window, continuing."},{"text":"Resumed."}`),
+		"Save a note and reset. "+oldPromptText, "--session-id", sid)
+	claude(t, r.ws, r.srv, nil, "-p", "Carry on after the resume.", "--resume", sid)
+	b := r.bodies()
+	if len(b) != 4 {
+		t.Fatalf("%d model requests, want 4", len(b))
+	}
+	if n := count(b[3], bootOpen); n != 1 {
+		t.Errorf("the resumed request holds %d boot blocks, want 1", n)
+		dumpDebug(t, r.ws)
+	}
+	if !strings.Contains(b[3], noteSecret) || strings.Contains(b[3], oldPromptText) {
+		t.Errorf("resumed request: note present %v, old prompt present %v", strings.Contains(b[3], noteSecret), strings.Contains(b[3], oldPromptText))
+	}
+}

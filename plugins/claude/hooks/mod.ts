@@ -9,7 +9,7 @@ import { callHelper, type Caller, type HelperReply } from './helper'
 import { RESET_TOOL, TOOL_PREFIX, TOOLS, type ToolHook } from './tools.gen'
 import {
   blockText, compactArgs, completionEvent, CONTINUE_COMMAND, CUTOFF_TEXT, fresh, markerIn,
-  transcriptCommitted, type Action, type FlowState, type Limits, type ModState, type Origin, type PendingCommit,
+  retainedBootOrdinal, transcriptCommitted, type Action, type FlowState, type Limits, type ModState, type Origin, type PendingCommit,
 } from './state'
 
 /** The module's state for the loaded session (see state.ts). */
@@ -77,7 +77,12 @@ async function buildBoot($: EngineInterface, ordinal: number, sticky?: string, h
 // ---- session lifetime ----------------------------------------------------
 
 export async function onSessionStart($: EngineInterface, e: Parameters<Hooks['session.start']>[1], next: Parameters<Hooks['session.start']>[2]) {
+  // classic.SessionStart fires before the typed session.start: its
+  // transcript binding survives the reset of the module state.
+  const { transcript, transcriptSession } = S
   S = fresh()
+  S.transcript = transcript
+  S.transcriptSession = transcriptSession
   S.interactive = e.isInteractive
   if ((await $.env.get('NOTESOUP_DISABLED')) !== undefined) {
     S.disabled = true
@@ -168,7 +173,16 @@ export async function onPromptContext($: EngineInterface, e: Parameters<Hooks['p
   const st = await flowState($)
   const window = st?.window ?? 0
   // A compaction answer already holds this window's boot: do not repeat it.
+  // After a resume or reload the module has forgotten; the transcript says.
   if (S.retained && S.retained.window === window) return r
+  if (S.session) {
+    const tail = await transcriptTail($)
+    const ordinal = tail === undefined ? undefined : retainedBootOrdinal(tail, S.session)
+    if (ordinal !== undefined) {
+      S.retained = { window: ordinal, text: '' }
+      return r
+    }
+  }
   const boot = await buildBoot($, window)
   if ('error' in boot) {
     await $.ui.log(`notesoup: boot block unavailable: ${boot.error}`, { to: 'debug' })
@@ -369,19 +383,23 @@ const TRANSCRIPT_TAIL_BYTES = 1 << 20
  * user row. Only the documented transcript_path of this session is read.
  */
 async function checkTranscriptEvidence($: EngineInterface, p: PendingCommit): Promise<boolean> {
+  const text = await transcriptTail($)
+  if (text === undefined || !transcriptCommitted(text, p.boot)) return false
+  await commit($, p.marker)
+  return true
+}
+
+/** The end of this session's transcript (its documented path only), or undefined. */
+async function transcriptTail($: EngineInterface): Promise<string | undefined> {
   const path = S.transcript
-  if (!path || S.transcriptSession !== S.session) return false
-  let text: string
+  if (!path || S.transcriptSession !== S.session) return undefined
   try {
     const st = await $.fs.stat(path)
     const offset = Math.max(0, st.size - TRANSCRIPT_TAIL_BYTES)
-    text = String(await $.fs.read(path, { offset, length: st.size - offset }))
+    return String(await $.fs.read(path, { offset, length: st.size - offset }))
   } catch {
-    return false
+    return undefined
   }
-  if (!transcriptCommitted(text, p.boot)) return false
-  await commit($, p.marker)
-  return true
 }
 
 /**

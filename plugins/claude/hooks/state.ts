@@ -121,6 +121,25 @@ export function blockText(content: readonly unknown[] | undefined): string {
  * A partial first or last line (a tail cut, a write in progress) is skipped.
  */
 export function transcriptCommitted(tail: string, boot: string): boolean {
+  return firstUserAfterBoundary(tail) === boot
+}
+
+/**
+ * The ordinal of the boot the transcript tail's current window opens with,
+ * when it is a retained boot of this session (claude:<session>:<ordinal>):
+ * a resumed or reloaded session already carries it, so prompt.context must
+ * not add another. Undefined when the window opens otherwise.
+ */
+export function retainedBootOrdinal(tail: string, session: string): number | undefined {
+  const text = firstUserAfterBoundary(tail)
+  const prefix = `<notesoup-boot window="claude:${session}:`
+  if (text === undefined || !text.startsWith(prefix)) return undefined
+  const m = /^(\d+)"/.exec(text.slice(prefix.length))
+  return m ? Number(m[1]) : undefined
+}
+
+/** The text of the first user row after the last compact boundary, if any. */
+function firstUserAfterBoundary(tail: string): string | undefined {
   const rows: { type?: string; subtype?: string; message?: { content?: unknown } }[] = []
   for (const line of tail.split('\n')) {
     try {
@@ -131,9 +150,9 @@ export function transcriptCommitted(tail: string, boot: string): boolean {
   }
   let i = rows.length - 1
   while (i >= 0 && !(rows[i]?.type === 'system' && rows[i]?.subtype === 'compact_boundary')) i--
-  if (i < 0) return false
+  if (i < 0) return undefined
   const user = rows.slice(i + 1).find((r) => r.type === 'user')
-  const content = user?.message?.content
-  const text = typeof content === 'string' ? content : blockText(Array.isArray(content) ? content : undefined)
-  return text === boot
+  if (!user) return undefined
+  const content = user.message?.content
+  return typeof content === 'string' ? content : blockText(Array.isArray(content) ? content : undefined)
 }
