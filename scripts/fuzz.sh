@@ -28,7 +28,13 @@ parallel=${FUZZ_PARALLEL:-2}
 failed=()
 count=0
 while read -r pkg; do
-	targets=$(go test -list 'Fuzz.*' "$pkg" 2>/dev/null | grep '^Fuzz' || true)
+	if ! listing=$(go test -list 'Fuzz.*' "$pkg" 2>&1); then
+		echo "== $pkg: cannot list its tests:"
+		echo "$listing"
+		failed+=("$pkg (does not build)")
+		continue
+	fi
+	targets=$(grep '^Fuzz' <<<"$listing" || true)
 	for t in $targets; do
 		count=$((count + 1))
 		echo "== $pkg $t ($duration)"
