@@ -115,9 +115,11 @@ export default function notesoup(pi: ExtensionAPI): void {
 	pi.on("session_compact", hook("session_compact", (ev: any, ctx) => integ.compacted(ev.compactionEntry, ctx)));
 	pi.on("session_shutdown", async (_ev, ctx) => {
 		// Print mode exits when its prompt returns; a reset's continuation
-		// runs after that, so shutdown waits for it.
+		// (or a close-out) runs after that, so shutdown waits for it. With a
+		// UI (interactive, RPC) Pi lives on, and a quit is the user's stop.
+		if (ctx.hasUI) return;
 		try {
-			await integ.settled(ctx);
+			if (!(await integ.settled(ctx))) log("shutdown: gave up waiting for the continuation run");
 		} catch (e) {
 			log(`session_shutdown: ${errText(e)}`);
 		}

@@ -601,11 +601,18 @@ export class Integration {
 	}
 
 	/** settled waits for work Pi does not await (a continuation run). */
-	async settled(ctx: { isIdle(): boolean }): Promise<void> {
-		for (let rounds = 0; rounds < 1000 && this.pending.size > 0; rounds++) {
-			await Promise.allSettled([...this.pending]);
-			await waitIdle(ctx);
+	async settled(ctx: { isIdle(): boolean }, timeoutMs = SETTLE_TIMEOUT_MS): Promise<boolean> {
+		const deadline = Date.now() + timeoutMs;
+		while (this.pending.size > 0) {
+			if (Date.now() > deadline) return false;
+			const left = deadline - Date.now();
+			let timer: ReturnType<typeof setTimeout> | undefined;
+			await Promise.race([Promise.allSettled([...this.pending]), new Promise((r) => (timer = setTimeout(r, left)))]);
+			// A pending timer would keep print mode's process alive.
+			clearTimeout(timer);
+			await waitIdle(ctx, deadline);
 		}
+		return ctx.isIdle();
 	}
 
 	/** guard tracks a hook's work so shutdown can wait for it, and returns it. */
@@ -631,10 +638,16 @@ export class Integration {
 /** IDLE_POLL_MS is how often settled() checks whether Pi's run ended. */
 const IDLE_POLL_MS = 20;
 
-async function waitIdle(ctx: { isIdle(): boolean }): Promise<void> {
+/**
+ * SETTLE_TIMEOUT_MS bounds how long print mode's shutdown waits for a
+ * continuation run: a whole agent run, so minutes, but never forever.
+ */
+export const SETTLE_TIMEOUT_MS = 15 * 60_000;
+
+async function waitIdle(ctx: { isIdle(): boolean }, deadline: number): Promise<void> {
 	// A continuation's run starts asynchronously after sendUserMessage.
 	await new Promise((r) => setTimeout(r, IDLE_POLL_MS));
-	while (!ctx.isIdle()) await new Promise((r) => setTimeout(r, IDLE_POLL_MS));
+	while (!ctx.isIdle() && Date.now() < deadline) await new Promise((r) => setTimeout(r, IDLE_POLL_MS));
 }
 
 /** fmt prints a token count with thousands separators. */

@@ -279,3 +279,17 @@ test("a final answer past the points: warning with the next prompt, reset after 
 	assert.equal(f.ctx.entries.filter((e) => e.type === "compaction").length, 1);
 	assert.deepEqual(f.user, [CONTINUATION_PROMPT]);
 });
+
+test("settled waits for tracked work and a run to end, within its bound", async () => {
+	const f = setup();
+	assert.equal(await f.integ.settled(f.ctx, 1000), true, "nothing pending");
+	let done = false;
+	void f.integ.guard(new Promise((r) => setTimeout(() => r((done = true)), 50)));
+	assert.equal(await f.integ.settled(f.ctx, 5000), true);
+	assert.equal(done, true);
+	f.ctx.idle = false; // a run that never ends
+	void f.integ.guard(Promise.resolve());
+	const t0 = Date.now();
+	assert.equal(await f.integ.settled(f.ctx, 200), false);
+	assert.ok(Date.now() - t0 < 2000, "bounded");
+});
