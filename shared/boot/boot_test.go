@@ -233,7 +233,6 @@ func TestBuildRefusals(t *testing.T) {
 		want string
 	}{
 		{"no window id", Input{Binding: Binding{ResetTool: "x"}}, "window id"},
-		{"no reset tool", Input{Binding: Binding{WindowID: "pi:s:0"}}, "reset tool"},
 		{"negative budget", Input{Binding: Binding{WindowID: "pi:s:0", ResetTool: "empty_brain"}, BudgetTokens: -1}, "negative"},
 	}
 	for _, tt := range tests {
