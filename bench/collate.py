@@ -8,7 +8,13 @@ import glob, json, os, platform, subprocess, sys, time
 out, corpus_json = sys.argv[1], sys.argv[2]
 
 
+def have(name):
+    return os.path.exists(os.path.join(out, name))
+
+
 def hyperfine(name):
+    if not have(name + ".json"):
+        return None  # step not run (BENCH_STEPS)
     with open(os.path.join(out, name + ".json")) as f:
         res = json.load(f)["results"]
     load = open(os.path.join(out, name + ".load")).read().strip()
@@ -18,11 +24,15 @@ def hyperfine(name):
 
 
 def read_json(name):
+    if not have(name):
+        return None
     with open(os.path.join(out, name)) as f:
         return json.loads(f.read())
 
 
 def cpu(name):
+    if not have(name):
+        return None
     u, s, e = open(os.path.join(out, name)).read().split()
     return {"user_s": float(u), "system_s": float(s), "wall_s": float(e)}
 
@@ -49,12 +59,13 @@ doc = {
     "decode": {},
     "search": hyperfine("search"),
     "search_cpu": {"cold": cpu("search-cold.cpu"), "warm": cpu("search-warm.cpu"), "rg": cpu("rg.cpu")},
-    "search_stats": read_json("search-cold.json").get("stats"),
+    "search_stats": (read_json("search-cold.json") or {}).get("stats"),
     "sessions": hyperfine("sessions"),
-    "memory_200mb": dict(read_json("mem.json"), max_rss_kb=int(open(os.path.join(out, "mem.rss")).read().strip())),
-    "gobench": open(os.path.join(out, "benchstat.txt")).read() if os.path.exists(os.path.join(out, "benchstat.txt")) else "",
+    "memory_200mb": dict(read_json("mem.json"), max_rss_kb=int(open(os.path.join(out, "mem.rss")).read().strip().splitlines()[-1])) if have("mem.json") and have("mem.rss") else None,
+    "gobench": open(os.path.join(out, "benchstat.txt")).read() if have("benchstat.txt") else "",
 }
 for h in ("claude", "pi", "codex"):
-    doc["decode"][h] = {"hyperfine": hyperfine("decode-" + h), "inprocess": read_json("decodeall-%s.json" % h)}
+    if have("decodeall-%s.json" % h):
+        doc["decode"][h] = {"hyperfine": hyperfine("decode-" + h), "inprocess": read_json("decodeall-%s.json" % h)}
 json.dump(doc, sys.stdout, indent=2)
 print()
