@@ -12,12 +12,13 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/notesoup/notesoup/shared/reset"
+	"github.com/notesoup/notesoup/shared/tooldef"
 	"io"
 	"os"
 	"path/filepath"
 
 	"github.com/notesoup/notesoup/mcpserver"
-	"github.com/notesoup/notesoup/service"
 )
 
 // Tool is one tool as the Pi extension registers it. Helper names the
@@ -43,43 +44,22 @@ type File struct {
 
 // ContextToolName is the Pi-only budget report tool (the seed keeps budget
 // reporting Pi-only).
-const ContextToolName = "get_context_remaining"
+const ContextToolName = reset.ToolContextRemaining
 
-// resetTools are the tools with no shared Go definition yet: the reset tool
-// (its argument rules are enforced by shared/reset's reset_requested event,
-// whatever the schema lets through) and the budget report.
+// resetTools are the reset tool and the budget report, from their one
+// definition in shared/reset (the reset tool's argument rules are enforced
+// by shared/reset's reset_requested event, whatever the schema lets through).
 func resetTools() []Tool {
-	return []Tool{
-		{
-			Name:  service.ResetToolName,
-			Label: "Empty brain",
-			Description: "Reset your context window: when this turn ends the conversation is replaced by a fresh window that starts with your notes (the boot block) and a handoff paragraph. " +
-				"Save everything the next window needs with the notes tools first; anything not in notes is gone. " +
-				"`last_word` is shown to the next window (what to do first). With `terminate: true` the fresh window waits for the user instead of continuing by itself.",
-			Parameters: map[string]any{
-				"type": "object",
-				"properties": map[string]any{
-					"last_word": map[string]any{"type": "string", "description": "A short note shown at the top of the next window: what to do first."},
-					"terminate": map[string]any{"type": "boolean", "description": "true: do not continue after the reset; wait for the user. Default false."},
-				},
-				"additionalProperties": false,
-			},
-			Destructive: true,
-		},
-		{
-			Name:        ContextToolName,
-			Label:       "Context remaining",
-			Description: "Report the measured size of this context window, the budget warning point and the hard point where the window is reset automatically (with the source they come from), and the tokens left before that reset.",
-			Parameters: map[string]any{
-				"type":                 "object",
-				"properties":           map[string]any{},
-				"additionalProperties": false,
-			},
-			ReadOnly:   true,
-			Idempotent: true,
-		},
+	var out []Tool
+	for _, d := range []tooldef.Def{reset.EmptyBrainTool(), reset.ContextRemainingTool()} {
+		out = append(out, Tool{Name: d.Name, Label: resetLabels[d.Name], Description: d.Description, Parameters: d.InputSchema,
+			ReadOnly: d.ReadOnly, Destructive: d.Destructive, Idempotent: d.Idempotent})
 	}
+	return out
 }
+
+// resetLabels are the short titles Pi shows for the reset tools.
+var resetLabels = map[string]string{reset.ToolEmptyBrain: "Empty brain", reset.ToolContextRemaining: "Context remaining"}
 
 // labels are the short titles Pi shows for a tool call.
 var labels = map[string]string{
