@@ -47,17 +47,20 @@ type pattern struct {
 }
 
 // patterns are tried in order; earlier ones win on overlap (an Anthropic
-// key is also shaped like an OpenAI key).
+// key is also shaped like an OpenAI key). Formats with a distinctive marker
+// (ghp_, AIza, AKIA, xoxb-, eyJ…) match anywhere, even glued to a preceding
+// word; the "sk-" keys must start a word, or hyphenated prose ("task-of-…")
+// would be masked.
 var patterns = []pattern{
 	{KindPrivateKey, regexp.MustCompile(`(-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----)(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY-----|[A-Za-z0-9+/=\s\\:,-]*)`), 0},
 	{KindAnthropic, regexp.MustCompile(`\b(sk-ant-)[A-Za-z0-9_-]{20,}`), KeepChars},
 	{KindOpenAI, regexp.MustCompile(`\b(sk-(?:proj-|svcacct-|admin-)?)[A-Za-z0-9_-]{20,}`), KeepChars},
-	{KindGitHub, regexp.MustCompile(`\b(gh[pousr]_)[A-Za-z0-9]{30,}`), KeepChars},
-	{KindGitHub, regexp.MustCompile(`\b(github_pat_)[A-Za-z0-9_]{22,}`), KeepChars},
-	{KindAWS, regexp.MustCompile(`\b((?:AKIA|ASIA))[0-9A-Z]{16}\b`), KeepChars},
-	{KindSlack, regexp.MustCompile(`\b(xox[abposr]-)[A-Za-z0-9-]{10,}`), KeepChars},
-	{KindGoogle, regexp.MustCompile(`\b(AIza)[0-9A-Za-z_-]{35}`), KeepChars},
-	{KindJWT, regexp.MustCompile(`\b(eyJ)[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`), KeepChars},
+	{KindGitHub, regexp.MustCompile(`(gh[pousr]_)[A-Za-z0-9]{30,}`), KeepChars},
+	{KindGitHub, regexp.MustCompile(`(github_pat_)[A-Za-z0-9_]{22,}`), KeepChars},
+	{KindAWS, regexp.MustCompile(`((?:AKIA|ASIA))[0-9A-Z]{16}\b`), KeepChars},
+	{KindSlack, regexp.MustCompile(`(xox[abposr]-)[A-Za-z0-9-]{10,}`), KeepChars},
+	{KindGoogle, regexp.MustCompile(`(AIza)[0-9A-Za-z_-]{35}`), KeepChars},
+	{KindJWT, regexp.MustCompile(`(eyJ)[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`), KeepChars},
 	// A generic assignment: the name and operator stay, the whole value
 	// goes (a password has no format marker worth keeping). The value must
 	// be 4+ characters so prose ("password is set") is left alone, and

@@ -52,6 +52,9 @@ func TestMaskEachPattern(t *testing.T) {
 		{"task- word", "task-" + strings.Repeat("a", 30), "task-" + strings.Repeat("a", 30), nil},
 		{"short sk", "sk-learn is a library", "sk-learn is a library", nil},
 		{"AKIA too short", "AKIA1234", "AKIA1234", nil},
+		{"google key glued to a word", "0" + googleKey, "0AIzaSyA-[REDACTED google api key]", []Kind{KindGoogle}},
+		{"github token glued to a word", "x" + ghpToken, "xghp_aB1c[REDACTED github token]", []Kind{KindGitHub}},
+		{"sk- inside a word is prose", "mask-" + strings.Repeat("ab", 12), "mask-" + strings.Repeat("ab", 12), nil},
 		{"public key", "-----BEGIN PUBLIC KEY-----\nMIIB\n-----END PUBLIC KEY-----", "-----BEGIN PUBLIC KEY-----\nMIIB\n-----END PUBLIC KEY-----", nil},
 		{"plain", "nothing to see", "nothing to see", nil},
 	}
@@ -105,8 +108,14 @@ func FuzzMask(f *testing.F) {
 		if Mask(m) != m {
 			t.Fatalf("not idempotent: %q -> %q -> %q", s, m, Mask(m))
 		}
-		for _, secret := range []string{anthropicKey, openaiKey, ghpToken, githubPAT, slackToken, googleKey, jwt} {
+		for _, secret := range []string{ghpToken, githubPAT, slackToken, googleKey, jwt} {
 			if strings.Contains(s, secret) && strings.Contains(m, secret) {
+				t.Fatalf("secret survived masking: %q", m)
+			}
+		}
+		// "sk-" keys are recognised where a word starts.
+		for _, secret := range []string{anthropicKey, openaiKey} {
+			if (strings.HasPrefix(s, secret) || strings.Contains(s, " "+secret)) && (strings.HasPrefix(m, secret) || strings.Contains(m, " "+secret)) {
 				t.Fatalf("secret survived masking: %q", m)
 			}
 		}
