@@ -64,7 +64,9 @@ func newTestHost(t testing.TB, opts ...Option) *Host {
 // of broken plugin yields an error naming it, and a healthy one still answers.
 func TestFailuresAreNamedAndOthersAnswer(t *testing.T) {
 	dir := pluginDir(t, "ok1", "crash1", "hang1", "v2", "garbage1", "liar1", "slowstart1")
-	h := newTestHost(t, WithPluginDirs(dir), WithTimeouts(1500*time.Millisecond, time.Second, time.Second))
+	// The start timeout is generous: seven plugins start at once, and on a
+	// loaded 2-core CI machine a healthy start can take seconds.
+	h := newTestHost(t, WithPluginDirs(dir), WithTimeouts(8*time.Second, 2*time.Second, 2*time.Second))
 
 	var answered []string
 	err := h.Each(context.Background(), nil, func(name string, hz contract.Harness) error {
