@@ -15,7 +15,7 @@ BENCH_DIR=${BENCH_DIR:-${TMPDIR:-/tmp}/notesoup-bench}
 BENCH_SIZE=${BENCH_SIZE:-1G}
 BENCH_SEED=${BENCH_SEED:-1}
 BENCH_RUNS=${BENCH_RUNS:-5}
-BENCH_COUNT=${BENCH_COUNT:-5}       # go test -count, for benchstat
+BENCH_COUNT=${BENCH_COUNT:-6}       # go test -count: benchstat needs 6 for an interval
 MEM_SIZE=${MEM_SIZE:-200M}          # the single transcript of the memory figure
 # benchstat pinned: the x/perf pseudo-version it ships in.
 BENCHSTAT=${BENCHSTAT:-golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da}
