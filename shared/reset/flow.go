@@ -68,7 +68,7 @@ const (
 	EvCapSet EventKind = "cap_set"
 	// EvSessionEnded: the session ended or the plugin reloaded; the flow and
 	// the runtime cap are forgotten and pending asynchronous work is
-	// invalidated.
+	// invalidated. The window ordinal is kept for a resume.
 	EvSessionEnded EventKind = "session_ended"
 )
 
@@ -297,8 +297,11 @@ func Step(in State, ev Event) (State, []Action) {
 	case EvSessionChanged:
 		return sessionChanged(s, ev)
 	case EvSessionEnded:
+		// The window ordinal and its warned flag belong to the persisted
+		// transcript, not to the flow: a resumed session continues in the
+		// same window, so they are kept.
 		next := State{Version: StateVersion, Session: s.Session, Generation: s.Generation + 1, Seed: s.Seed,
-			NextID: max(s.NextID, 1), CompactDisabled: s.CompactDisabled}
+			NextID: max(s.NextID, 1), CompactDisabled: s.CompactDisabled, Window: s.Window, Warned: s.Warned}
 		return next, nothing("session ended: the flow and the cap are forgotten")
 	case EvCapSet:
 		if ev.Cap < 0 || ev.Cap > MaxCapTokens {

@@ -480,10 +480,11 @@ func TestCapLifetime(t *testing.T) {
 		t.Fatalf("cap survived a new session identity")
 	}
 	s4, _ := run(t, s, start, tool("", ""), step, completed)
-	m := s4.Commit.Marker
+	m, window := s4.Commit.Marker, s4.Window
 	s4, acts = run(t, s4, Event{Kind: EvSessionEnded}, Event{Kind: EvCompactionStarted, Marker: m},
 		Event{Kind: EvCompactionCommitted, Marker: m, Evidence: true})
-	if s4.Cap != 0 || s4.Request != nil || s4.Window != 0 || len(find(acts, ActSendContinuation)) != 0 {
+	// The stale commit neither advances the (kept) window nor continues.
+	if s4.Cap != 0 || s4.Request != nil || s4.Window != window || len(find(acts, ActSendContinuation)) != 0 {
 		t.Fatalf("after session end: %+v %v", s4, kinds(acts))
 	}
 }
@@ -498,5 +499,21 @@ func TestSessionSeed(t *testing.T) {
 	c, _ := Step(NewState("x", 1), Event{Kind: EvSessionChanged, Session: "a", Seed: 77})
 	if c.Seed != 77 {
 		t.Fatalf("a supplied seed was not used: %d", c.Seed)
+	}
+}
+
+// TestSessionEndKeepsWindow: a resumed session continues in the window it
+// ended in, so the next reset's boot is numbered after it (the Claude mod
+// and the Pi extension both saw ":1" again after a resume).
+func TestSessionEndKeepsWindow(t *testing.T) {
+	s := NewState("s", 1)
+	s.Window, s.Warned, s.Cap = 3, true, 100_000
+	s.Request = &Request{ID: 1}
+	next, _ := Step(s, Event{Kind: EvSessionEnded})
+	if next.Window != 3 || !next.Warned {
+		t.Fatalf("window %d warned %v after session end, want 3 true", next.Window, next.Warned)
+	}
+	if next.Request != nil || next.Cap != 0 || next.Generation != s.Generation+1 {
+		t.Fatalf("flow, cap or generation not reset: %+v", next)
 	}
 }
