@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/notesoup/notesoup/shared/reset"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,36 +23,15 @@ import (
 
 // ResetToolName is the reset tool's bare name; Claude Code shows it as
 // mcp__notesoup__empty_brain because the plugin is named notesoup.
-const ResetToolName = "empty_brain"
+const ResetToolName = reset.ToolEmptyBrain
 
 // toolPrefix is what Claude Code puts before a mod's tool names: mcp__, the
 // plugin's name (the MCP server's name, so both serve the same names), __.
 const toolPrefix = "mcp__" + mcpserver.ServerName + "__"
 
-// resetTool is empty_brain's definition. It lives here until shared/reset
-// owns a Go definition of the tool (the Pi extension needs the same one).
-// terminate stays a JSON boolean in the schema; a non-boolean value is still
-// refused by shared/reset before anything is recorded.
-func resetTool() mcpserver.Tool {
-	return mcpserver.Tool{
-		Name: ResetToolName,
-		Description: "Reset your context window to a clean one. Save what matters in the notes first: " +
-			"the new window starts with the notes boot block (your notes index and chosen notes), one handoff " +
-			"paragraph and your last_word, and none of this conversation. Every tool call in this response " +
-			"still finishes; the window is emptied when this turn ends. Unless terminate is true, work " +
-			"continues once in the fresh window.",
-		InputSchema: map[string]any{
-			"type": "object",
-			"properties": map[string]any{
-				"last_word": map[string]any{"type": "string",
-					"description": "A short note to your next window: what to do first. Shown right after the notes."},
-				"terminate": map[string]any{"type": "boolean",
-					"description": "true: stop after the reset and wait for the user (default false: continue once in the fresh window)."},
-			},
-			"additionalProperties": false,
-		},
-	}
-}
+// resetTool is empty_brain's one definition (shared/reset), which the Pi
+// extension's table is generated from too.
+func resetTool() mcpserver.Tool { return reset.EmptyBrainTool() }
 
 // genTool is one tool as the hooks module needs it: Op is the helper
 // operation that serves it ("" for the reset tool, which the hooks module
