@@ -94,15 +94,6 @@ func TestSelectorsCannotEscape(t *testing.T) {
 	}
 }
 
-// symlinkOpen lists harnesses whose session discovery follows a symlinked
-// transcript out of the roots (found by TestSymlinkedTranscriptsStayOut):
-// Claude lists the link, with the outside file's first prompt as its
-// title, and reads it in full. Until its discovery refuses links that
-// resolve outside the roots, the test logs its behaviour instead of
-// failing, and fails once it is fixed; docs/reliability.md lists the gap.
-// Pi and Codex already leave such links out.
-var symlinkOpen = map[string]bool{"claude": true}
-
 // TestSymlinkedTranscriptsStayOut plants, inside each harness's roots, a
 // symlink to a real transcript kept outside them (same name, consistent
 // ids): it must be neither listed nor readable.
@@ -146,12 +137,7 @@ func TestSymlinkedTranscriptsStayOut(t *testing.T) {
 					problems = append(problems, "read "+x.ID+" in full")
 				}
 			}
-			switch {
-			case len(problems) == 0 && symlinkOpen[hz]:
-				t.Errorf("%s no longer follows links out of its roots: remove it from symlinkOpen", hz)
-			case len(problems) > 0 && symlinkOpen[hz]:
-				t.Logf("KNOWN GAP (symlinkOpen): %s: %s", hz, strings.Join(problems, "; "))
-			case len(problems) > 0:
+			if len(problems) > 0 {
 				t.Errorf("%s follows a link out of its roots: %s", hz, strings.Join(problems, "; "))
 			}
 		})

@@ -49,7 +49,9 @@ func ListSessions(root string) ([]history.Session, error) {
 			continue
 		}
 		for _, f := range files {
-			if f.IsDir() || !strings.HasSuffix(f.Name(), ".jsonl") {
+			// Only regular files: a symlink could lead anywhere on the
+			// machine, and only transcripts under the roots are readable.
+			if !f.Type().IsRegular() || !strings.HasSuffix(f.Name(), ".jsonl") {
 				continue
 			}
 			s, err := SessionInfo(filepath.Join(dir, f.Name()))
