@@ -144,12 +144,12 @@ func (d Decoder) Decode(sess history.Session, opts history.DecodeOptions, emit h
 // readMeta reads a rollout's first line, which must be its session_meta.
 func readMeta(s *source) (*sessionMeta, error) {
 	lr := newLineReader(io.NewSectionReader(s.f, 0, s.limit))
-	line, terminated, err := lr.next()
+	line, terminated, err := lr.Next()
 	if err == io.EOF {
 		return nil, &RefusalError{Path: s.path, Reason: "the rollout is empty: Codex writes session_meta first; retry once it has", Retry: true}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("codex history: read %s: %w", s.path, err)
+		return nil, readErr(s.path, err)
 	}
 	r, perr := parseRecord(line, false)
 	if perr != nil && !terminated {
@@ -246,16 +246,16 @@ func (d *decoder) lines(s *source, withText, first bool, fn func(r *record, line
 	}
 	lr := newLineReader(io.NewSectionReader(s.f, 0, limit))
 	for {
-		line, terminated, err := lr.next()
+		line, terminated, err := lr.Next()
 		if err == io.EOF {
 			return nil
 		}
 		if err != nil {
-			return fmt.Errorf("codex history: read %s: %w", s.path, err)
+			return readErr(s.path, err)
 		}
 		if len(bytes.TrimSpace(line)) == 0 {
 			if first {
-				s.committed = lr.off
+				s.committed = lr.Off
 			}
 			continue
 		}
@@ -265,20 +265,20 @@ func (d *decoder) lines(s *source, withText, first bool, fn func(r *record, line
 				return nil // torn final line: a write in progress
 			}
 			if !first {
-				return &RefusalError{Path: s.path, Line: lr.line, Reason: "the file changed while it was being read; retry", Retry: true}
+				return &RefusalError{Path: s.path, Line: lr.Line, Reason: "the file changed while it was being read; retry", Retry: true}
 			}
-			return &RefusalError{Path: s.path, Line: lr.line, Reason: perr.Error()}
+			return &RefusalError{Path: s.path, Line: lr.Line, Reason: perr.Error()}
 		}
 		if first {
-			s.committed = lr.off
+			s.committed = lr.Off
 		}
 		if s.endOrd >= 0 && r.ordinal >= s.endOrd {
 			return nil // past the fork point: the parent's later history
 		}
-		if lr.line == 1 || r.kind == recSessionMeta {
+		if lr.Line == 1 || r.kind == recSessionMeta {
 			continue // identity (line 1) or a legacy fork's copied parent meta
 		}
-		if err := fn(&r, lr.line); err != nil {
+		if err := fn(&r, lr.Line); err != nil {
 			return err
 		}
 	}

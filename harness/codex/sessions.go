@@ -73,7 +73,7 @@ func describe(path string) (history.Session, bool) {
 	}
 	s := history.Session{Harness: history.HarnessCodex, Path: abs, Size: fi.Size(), Updated: fi.ModTime()}
 	lr := newLineReader(io.LimitReader(f, headLimit))
-	first, terminated, err := lr.next()
+	first, terminated, err := lr.Next()
 	if err != nil || !terminated {
 		return history.Session{}, false
 	}
@@ -86,7 +86,7 @@ func describe(path string) (history.Session, bool) {
 		s.Started = r.time
 	}
 	for s.Title == "" {
-		line, terminated, err := lr.next()
+		line, terminated, err := lr.Next()
 		if err != nil || !terminated {
 			break
 		}

@@ -142,12 +142,12 @@ func buildIndex(r io.ReaderAt, size int64, path string) (*index, error) {
 		seed:    maphash.MakeSeed(),
 	}
 	lr := newLineReader(io.NewSectionReader(r, 0, size))
-	first, terminated, err := lr.next()
+	first, terminated, err := lr.Next()
 	if err == io.EOF || (err == nil && !terminated && len(bytes.TrimSpace(first)) == 0) {
 		return nil, ix.refuseRetry(0, "the file is empty: Pi writes a session file with its header once the first reply exists; retry when it has one")
 	}
 	if err != nil {
-		return nil, fmt.Errorf("pi history: read %s: %w", path, err)
+		return nil, readErr(path, err)
 	}
 	id, version, _, herr := parseHeader(first)
 	if herr != nil {
@@ -157,19 +157,19 @@ func buildIndex(r io.ReaderAt, size int64, path string) (*index, error) {
 		return nil, ix.refuse(1, "%v", herr)
 	}
 	ix.sessionID, ix.version = id, version
-	ix.committed = lr.off
+	ix.committed = lr.Off
 	var seq int64 = 1
 	prevV1 := "" // version 1: each entry's parent is the previous entry
 	for {
-		line, terminated, err := lr.next()
+		line, terminated, err := lr.Next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return nil, fmt.Errorf("pi history: read %s: %w", path, err)
+			return nil, readErr(path, err)
 		}
 		if len(bytes.TrimSpace(line)) == 0 {
-			ix.committed = lr.off
+			ix.committed = lr.Off
 			continue
 		}
 		e, perr := parseEntry(line, version, false)
@@ -177,16 +177,16 @@ func buildIndex(r io.ReaderAt, size int64, path string) (*index, error) {
 			if !terminated {
 				break // torn final line: a write in progress, not yet history
 			}
-			return nil, ix.refuse(lr.line, "%v", perr)
+			return nil, ix.refuse(lr.Line, "%v", perr)
 		}
-		ix.committed = lr.off
+		ix.committed = lr.Off
 		if version == versionLinear {
 			if e.typ == "" || (e.kind == kindTreeOnly && !knownEntryTypes[e.typ]) {
 				continue
 			}
 			// The same migration pi applies (pi.md §3.5), with ids derived
 			// from the line so they are stable across reads.
-			e.id = "v1:" + strconv.Itoa(lr.line)
+			e.id = "v1:" + strconv.Itoa(lr.Line)
 			e.parentID, e.hasParent = prevV1, prevV1 != ""
 			prevV1 = e.id
 		}
@@ -198,12 +198,12 @@ func buildIndex(r io.ReaderAt, size int64, path string) (*index, error) {
 			if ix.nodes[at].hash == h {
 				continue // a repeated record keeps its first address
 			}
-			return nil, ix.refuse(lr.line, "entry id %q conflicts with the different entry of the same id on line %d; the file has been edited or corrupted", e.id, ix.nodes[at].line)
+			return nil, ix.refuse(lr.Line, "entry id %q conflicts with the different entry of the same id on line %d; the file has been edited or corrupted", e.id, ix.nodes[at].line)
 		}
-		if len(ix.nodes) >= 1<<31-1 || lr.line >= 1<<31-1 {
-			return nil, ix.refuse(lr.line, "too many entries for one session file")
+		if len(ix.nodes) >= 1<<31-1 || lr.Line >= 1<<31-1 {
+			return nil, ix.refuse(lr.Line, "too many entries for one session file")
 		}
-		n := node{parent: parentRoot, line: int32(lr.line), hash: h, kind: e.kind, ord: -1, seg: -1, boot: bootOrdinal(line, &e, version)}
+		n := node{parent: parentRoot, line: int32(lr.Line), hash: h, kind: e.kind, ord: -1, seg: -1, boot: bootOrdinal(line, &e, version)}
 		if e.hasParent {
 			// Resolve the usual backward link now; keep the id only for a
 			// forward or missing reference, resolved after the read.
@@ -441,21 +441,21 @@ func (ix *index) summary(head int32) history.Summary {
 // on the active path in file (= seq) order.
 func (ix *index) emit(r io.ReaderAt, emit history.EmitFunc) error {
 	lr := newLineReader(io.NewSectionReader(r, 0, ix.committed))
-	if _, _, err := lr.next(); err != nil { // the header
+	if _, _, err := lr.Next(); err != nil { // the header
 		return ix.changed(1)
 	}
 	next := 0
 	windows := map[int32]string{}
 	for next < len(ix.nodes) {
-		line, _, err := lr.next()
+		line, _, err := lr.Next()
 		if err == io.EOF {
 			return ix.changed(int(ix.nodes[next].line))
 		}
 		if err != nil {
-			return fmt.Errorf("pi history: read %s: %w", ix.path, err)
+			return readErr(ix.path, err)
 		}
 		n := &ix.nodes[next]
-		if int(n.line) != lr.line {
+		if int(n.line) != lr.Line {
 			continue // blank, ignored or repeated line
 		}
 		next++
@@ -463,11 +463,11 @@ func (ix *index) emit(r io.ReaderAt, emit history.EmitFunc) error {
 			continue
 		}
 		if maphash.Bytes(ix.seed, line) != n.hash {
-			return ix.changed(lr.line)
+			return ix.changed(lr.Line)
 		}
 		e, err := parseEntry(line, ix.version, true)
 		if err != nil {
-			return ix.changed(lr.line)
+			return ix.changed(lr.Line)
 		}
 		win, ok := windows[n.ord]
 		if n.seg >= 0 || !ok {

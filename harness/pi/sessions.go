@@ -96,7 +96,7 @@ func describe(path string) (history.Session, bool) {
 	}
 	s := history.Session{Harness: history.HarnessPi, Path: abs, Size: fi.Size(), Updated: fi.ModTime()}
 	lr := newLineReader(io.LimitReader(f, headLimit))
-	first, terminated, err := lr.next()
+	first, terminated, err := lr.Next()
 	if err != nil || !terminated {
 		return history.Session{}, false
 	}
@@ -107,7 +107,7 @@ func describe(path string) (history.Session, bool) {
 	s.ID, s.Cwd = id, h.Cwd
 	s.Started, _ = time.Parse(time.RFC3339Nano, h.Timestamp)
 	for s.Title == "" {
-		line, terminated, err := lr.next()
+		line, terminated, err := lr.Next()
 		if err != nil || !terminated {
 			break
 		}
