@@ -164,6 +164,7 @@ func bound(s Session, current *Session) Session {
 // looks like one is refused before the catalog is asked.
 func Resolve(cat Catalog, selector string, current *Session) (Session, error) {
 	sel := strings.TrimSpace(selector)
+	selector = clipInput(selector) // refusals quote it: never echo unbounded input
 	if sel == "" || sel == SelectorCurrent {
 		if current == nil {
 			return Session{}, fmt.Errorf("no current session is bound here; name one (e.g. \"latest\" or \"claude:<id>\") and list them with `notesoup history sessions`")
@@ -177,10 +178,10 @@ func Resolve(cat Catalog, selector string, current *Session) (Session, error) {
 	if i := strings.IndexByte(sel, ':'); i >= 0 {
 		harness, id = sel[:i], sel[i+1:]
 		if !knownHarness(harness) {
-			return Session{}, fmt.Errorf("session selector %q: unknown harness %q; use claude, pi or codex", selector, harness)
+			return Session{}, fmt.Errorf("session selector %q: unknown harness %q; use claude, pi or codex", selector, clipInput(harness))
 		}
 		if id == "" {
-			return Session{}, fmt.Errorf("session selector %q: missing id after %q (or use %s:latest)", selector, harness+":", harness)
+			return Session{}, fmt.Errorf("session selector %q: missing id after %q (or use %s:latest)", selector, clipInput(harness)+":", clipInput(harness))
 		}
 	}
 	all, err := ListSessions(cat, SessionQuery{Harness: harness})
@@ -226,4 +227,19 @@ func Resolve(cat Catalog, selector string, current *Session) (Session, error) {
 		fmt.Fprintf(&b, "\n  %s:%s  %s  %s", s.Harness, s.ID, timeString(s.Updated), oneLine(s.Title))
 	}
 	return Session{}, errors.New(b.String())
+}
+
+// maxQuotedInput bounds how much of a caller's input a refusal quotes.
+const maxQuotedInput = 128
+
+// clipInput shortens s for quoting in an error, cutting at a rune boundary.
+func clipInput(s string) string {
+	if len(s) <= maxQuotedInput {
+		return s
+	}
+	cut := cutRuneBoundary(s, maxQuotedInput)
+	if cut < 0 {
+		cut = 0
+	}
+	return fmt.Sprintf("%s… (%d bytes)", s[:cut], len(s))
 }

@@ -151,6 +151,11 @@ func readState(path, session string, seed uint64) (State, error) {
 	if err := s.validate(); err != nil {
 		return State{}, fmt.Errorf("%w: %s: %v; delete it to start this session's reset flow afresh", ErrCorruptState, path, err)
 	}
+	if s.Session != "" && s.Session != session {
+		// A file copied or renamed from another session: continuing from
+		// it would act on that session's pending reset.
+		return State{}, fmt.Errorf("%w: %s holds the state of session %q, not %q; delete it to start this session's reset flow afresh", ErrCorruptState, path, s.Session, session)
+	}
 	return s, nil
 }
 
