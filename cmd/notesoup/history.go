@@ -12,6 +12,7 @@ import (
 
 	"github.com/notesoup/notesoup/service"
 	"github.com/notesoup/notesoup/shared/history"
+	"github.com/notesoup/notesoup/shared/termsafe"
 )
 
 func init() {
@@ -22,6 +23,9 @@ func init() {
 // harness's default.
 type historyRoots struct {
 	claude, pi, codex histMultiFlag
+	// showSecrets turns off the masking of API keys, tokens and private
+	// keys in history output (shared/redact).
+	showSecrets bool
 }
 
 // histMultiFlag is a repeatable string flag.
@@ -56,6 +60,9 @@ const historyUsage = `Usage:
   notesoup history list [--session sel] [--query text] [--role r]... [--window id] [--after seq | --before seq | --oldest] [--limit n] [--json]
   notesoup history read [--session sel] --seq n [--offset n] [--json]
   notesoup history state [--session sel] [--json]
+  notesoup history search QUERY [--json] [--per-session n] [--limit n]   (every session; same as notesoup search)
+
+--show-secrets prints API keys, tokens and private keys verbatim (masked by default).
 
 Roots (repeatable; default: where each harness writes):
   --claude-root dir   (default $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects)
@@ -81,6 +88,8 @@ func runHistory(args []string, stdout, stderr io.Writer) int {
 		return historyRead(args[1:], stdout, stderr)
 	case "state":
 		return historyState(args[1:], stdout, stderr)
+	case "search":
+		return runSearch(args[1:], stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "notesoup history: unknown subcommand %q\n\n%s", args[0], historyUsage)
 	return 2
@@ -92,6 +101,7 @@ func newHistoryFlags(name string, stderr io.Writer, roots *historyRoots) *flag.F
 	fs.Var(&roots.claude, "claude-root", "Claude Code projects directory (repeatable)")
 	fs.Var(&roots.pi, "pi-root", "Pi sessions directory (repeatable)")
 	fs.Var(&roots.codex, "codex-root", "Codex sessions directory (repeatable)")
+	fs.BoolVar(&roots.showSecrets, "show-secrets", false, "show API keys, tokens and private keys verbatim instead of masked")
 	return fs
 }
 
@@ -143,7 +153,8 @@ func historySessions(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stdout, "(no sessions)")
 		}
 		for _, s := range ss {
-			fmt.Fprintf(stdout, "%s:%s  %s  %7s  %s  %s\n", s.Harness, s.ID, histStamp(s.Updated), histSize(s.Size), histOrDash(s.Cwd), s.Title)
+			fmt.Fprintf(stdout, "%s:%s  %s  %7s  %s  %s\n", s.Harness, termsafe.Sanitize(s.ID), histStamp(s.Updated), histSize(s.Size),
+				termsafe.Sanitize(histOrDash(s.Cwd)), termsafe.Sanitize(s.Title))
 		}
 	}
 	if err != nil && len(ss) == 0 {
@@ -159,7 +170,7 @@ func openSession(sel string, roots historyRoots) (history.Session, history.Proje
 	if err != nil {
 		return history.Session{}, history.Projection{}, history.RenderOptions{}, nil, err
 	}
-	o, err := svc.Open(context.Background(), service.Caller{}, sel)
+	o, err := svc.Open(context.Background(), service.Caller{ShowSecrets: roots.showSecrets}, sel)
 	if err != nil {
 		done()
 		return history.Session{}, history.Projection{}, history.RenderOptions{}, nil, err
@@ -206,7 +217,7 @@ func historyList(args []string, stdout, stderr io.Writer) int {
 	page, err := history.List(proj.Events, q, ro)
 	if err != nil {
 		// The session's notice accompanies errors too.
-		fmt.Fprintf(stderr, "%s\n", ro.Wrap("notesoup history list: "+err.Error()))
+		fmt.Fprintf(stderr, "%s\n", termsafe.Sanitize(ro.Wrap("notesoup history list: "+err.Error())))
 		return 1
 	}
 	if *asJSON {
@@ -216,7 +227,9 @@ func historyList(args []string, stdout, stderr io.Writer) int {
 		}{sessArg, page})
 		return 0
 	}
-	fmt.Fprint(stdout, page.Text)
+	// Transcript text is untrusted: a person's terminal must not run the
+	// escape sequences a tool output or a prompt may carry.
+	fmt.Fprint(stdout, termsafe.Sanitize(page.Text))
 	return 0
 }
 
@@ -274,7 +287,7 @@ func historyRead(args []string, stdout, stderr io.Writer) int {
 	}
 	r, err := history.Read(proj.Events, q, ro)
 	if err != nil {
-		fmt.Fprintf(stderr, "%s\n", ro.Wrap("notesoup history read: "+err.Error()))
+		fmt.Fprintf(stderr, "%s\n", termsafe.Sanitize(ro.Wrap("notesoup history read: "+err.Error())))
 		return 1
 	}
 	if *asJSON {
@@ -284,7 +297,7 @@ func historyRead(args []string, stdout, stderr io.Writer) int {
 		}{sessArg, r})
 		return 0
 	}
-	fmt.Fprint(stdout, r.Text)
+	fmt.Fprint(stdout, termsafe.Sanitize(r.Text))
 	return 0
 }
 
@@ -318,7 +331,7 @@ func historyState(args []string, stdout, stderr io.Writer) int {
 		histWriteJSON(stdout, map[string]any{"session": s.Harness + ":" + s.ID, "window": sum.HeadWindow, "ordinal": ord, "windows": sum.Windows})
 		return 0
 	}
-	fmt.Fprintf(stdout, "%s ordinal %d\n", sum.HeadWindow, ord)
+	fmt.Fprintf(stdout, "%s ordinal %d\n", termsafe.Sanitize(sum.HeadWindow), ord)
 	return 0
 }
 

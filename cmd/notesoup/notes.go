@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/notesoup/notesoup/shared/termsafe"
 	"io"
 	"os"
 	"strings"
@@ -150,7 +151,7 @@ func runNotes(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	io.WriteString(stdout, res.Render())
+	io.WriteString(stdout, termsafe.Sanitize(res.Render()))
 	return 0
 }
 

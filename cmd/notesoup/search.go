@@ -3,6 +3,8 @@ package main
 import (
 	"flag"
 	"fmt"
+	"github.com/notesoup/notesoup/shared/redact"
+	"github.com/notesoup/notesoup/shared/termsafe"
 	"io"
 	"os"
 	"path/filepath"
@@ -109,9 +111,11 @@ func runSearch(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	for _, s := range res.Sessions {
-		fmt.Fprintf(stdout, "%s:%s  %d match(es)  %s  %s\n", s.Session.Harness, s.Session.ID, s.Count, histStamp(s.Session.Updated), s.Session.Path)
+		fmt.Fprintf(stdout, "%s:%s  %d match(es)  %s  %s\n", s.Session.Harness, termsafe.Sanitize(s.Session.ID), s.Count, histStamp(s.Session.Updated), termsafe.Sanitize(s.Session.Path))
 		for _, e := range s.Entries {
-			fmt.Fprintf(stdout, "  #%d %s %s %s: %s\n", e.Seq, e.Window, e.Role, histStamp(e.Time), e.Snippet)
+			// Snippets are transcript text: secrets masked, escapes inert.
+			fmt.Fprintf(stdout, "  #%d %s %s %s: %s\n", e.Seq, termsafe.Sanitize(e.Window), e.Role, histStamp(e.Time),
+				termsafe.Sanitize(redact.Mask(e.Snippet)))
 		}
 	}
 	if total > len(res.Sessions) {
