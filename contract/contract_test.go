@@ -191,3 +191,30 @@ func TestDecodeStoppedConsumerStillGetsSummary(t *testing.T) {
 		t.Fatalf("summary = %+v, want %+v", got, sum)
 	}
 }
+
+type retryableErr struct{}
+
+func (retryableErr) Error() string   { return "the live head is not on disk yet; retry shortly" }
+func (retryableErr) Retryable() bool { return true }
+
+// TestDecodeRetryableCrossesTheContract: a refusal about a write in
+// progress stays recognisable as retryable on the host's side.
+func TestDecodeRetryableCrossesTheContract(t *testing.T) {
+	tests := []struct {
+		name string
+		err  error
+		want bool
+	}{
+		{name: "retryable", err: retryableErr{}, want: true},
+		{name: "final", err: errors.New("line 3: malformed"), want: false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := connect(t, &fake{err: tc.err})
+			_, err := h.Decode(context.Background(), contract.DecodeRequest{}, func(history.Event) error { return nil })
+			if err == nil || history.IsRetryable(err) != tc.want || !strings.Contains(err.Error(), tc.err.Error()) {
+				t.Fatalf("err = %v (retryable %v), want %q retryable %v", err, history.IsRetryable(err), tc.err, tc.want)
+			}
+		})
+	}
+}

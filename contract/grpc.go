@@ -13,6 +13,8 @@ import (
 	"github.com/notesoup/notesoup/shared/history"
 	"github.com/notesoup/notesoup/shared/reset"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 )
 
 // eventBatch is how many events the server packs into one DecodeFrame: large
@@ -116,6 +118,9 @@ func (c *GRPCClient) Decode(ctx context.Context, req DecodeRequest, emit history
 		f, err := stream.Recv()
 		if errors.Is(err, io.EOF) {
 			return history.Summary{}, errors.New("plugin ended the decode stream without a summary frame")
+		}
+		if st, ok := status.FromError(err); ok && st.Code() == codes.Aborted {
+			return history.Summary{}, &history.RetryError{Msg: st.Message()}
 		}
 		if err != nil {
 			return history.Summary{}, err
@@ -239,6 +244,11 @@ func (s *grpcServer) Decode(req *harnesspb.DecodeRequest, stream harnesspb.Harne
 		return nil
 	})
 	if err != nil {
+		if history.IsRetryable(err) {
+			// Aborted, not Unavailable: the plugin is healthy and the
+			// caller may retry; the host must not restart it.
+			return status.Error(codes.Aborted, err.Error())
+		}
 		return err
 	}
 	frame.Summary = summaryToPB(sum)

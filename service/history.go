@@ -7,6 +7,7 @@ import (
 	"iter"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/notesoup/notesoup/contract"
 	"github.com/notesoup/notesoup/shared/history"
@@ -161,7 +162,7 @@ func (s *Service) HistoryList(ctx context.Context, c Caller, args history.ListAr
 	} else if args.Session != "" {
 		o.Render.ListHint = func(n history.ListQuery) string { return listCall(args.Session, n) }
 	}
-	page, err := history.List(o.Projection.Events, args.ListQuery, o.Render)
+	page, err := retrying(ctx, func() (history.Page, error) { return history.List(o.Projection.Events, args.ListQuery, o.Render) })
 	if err != nil {
 		// The session's notice accompanies errors too.
 		return page, o.Session, errors.New(o.Render.Wrap(err.Error()))
@@ -186,7 +187,7 @@ func (s *Service) HistoryRead(ctx context.Context, c Caller, args history.ReadAr
 			return fmt.Sprintf("history_read session=%q seq=%d offset=%d", args.Session, seq, off)
 		}
 	}
-	r, err := history.Read(o.Projection.Events, args.ReadQuery, o.Render)
+	r, err := retrying(ctx, func() (history.ReadResult, error) { return history.Read(o.Projection.Events, args.ReadQuery, o.Render) })
 	if err != nil {
 		return r, o.Session, errors.New(o.Render.Wrap(err.Error()))
 	}
@@ -208,10 +209,16 @@ func (s *Service) HistoryState(ctx context.Context, c Caller, selector string) (
 	if err != nil {
 		return StateResult{}, err
 	}
-	for _, err := range o.Projection.Events {
-		if err != nil {
-			return StateResult{}, err
+	_, err = retrying(ctx, func() (struct{}, error) {
+		for _, err := range o.Projection.Events {
+			if err != nil {
+				return struct{}{}, err
+			}
 		}
+		return struct{}{}, nil
+	})
+	if err != nil {
+		return StateResult{}, err
 	}
 	sum := o.Projection.Summary()
 	ord, err := history.State(sum)
@@ -250,4 +257,25 @@ func listCall(session string, q history.ListQuery) string {
 		parts = append(parts, fmt.Sprintf("limit=%d", q.Limit))
 	}
 	return strings.Join(parts, " ")
+}
+
+// retryDelays is how long history calls wait for a harness still writing its
+// transcript (a live head reported before it reaches the disk): Claude
+// flushes within milliseconds, so about 1.5 s in all is ample and bounded.
+var retryDelays = []time.Duration{50 * time.Millisecond, 100 * time.Millisecond, 200 * time.Millisecond, 400 * time.Millisecond, 800 * time.Millisecond}
+
+// retrying runs f again while it fails with a retryable refusal, then
+// returns its last answer: a refusal the caller may still see and retry.
+func retrying[T any](ctx context.Context, f func() (T, error)) (T, error) {
+	for i := 0; ; i++ {
+		v, err := f()
+		if err == nil || !history.IsRetryable(err) || i == len(retryDelays) {
+			return v, err
+		}
+		select {
+		case <-ctx.Done():
+			return v, err
+		case <-time.After(retryDelays[i]):
+		}
+	}
 }

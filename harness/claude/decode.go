@@ -1009,3 +1009,7 @@ func (g *graph) rowEvents(raw []byte, idx int32, p *projection, names map[int64]
 	}
 	return events, nil
 }
+
+// Retryable reports a refusal about a write in progress, which the same
+// call may not meet a moment later (history.ErrRetry through the plugin).
+func (e *Error) Retryable() bool { return e.Retry }

@@ -451,3 +451,7 @@ func (f *failures) note(r *record) {
 		delete(*f, r.callID)
 	}
 }
+
+// Retryable reports a refusal about a write in progress, which the same
+// call may not meet a moment later (history.ErrRetry through the plugin).
+func (e *RefusalError) Retryable() bool { return e.Retry }

@@ -42,3 +42,7 @@ func readErr(path string, err error) error {
 	}
 	return fmt.Errorf("pi history: read %s: %w", path, err)
 }
+
+// Retryable reports a refusal about a write in progress, which the same
+// call may not meet a moment later (history.ErrRetry through the plugin).
+func (e *RefusalError) Retryable() bool { return e.Retry }

@@ -129,3 +129,22 @@ func (o RenderOptions) noticeReserve() int {
 	}
 	return o.NoticeReserve
 }
+
+// Retryable is implemented by decode refusals that may clear by themselves
+// (a live head not on disk yet, a file rewritten under the reader).
+type Retryable interface{ Retryable() bool }
+
+// RetryError carries a retryable refusal across process boundaries (the
+// harness plugins' gRPC contract), where the decoder's own type is lost.
+type RetryError struct{ Msg string }
+
+func (e *RetryError) Error() string { return e.Msg }
+
+// Retryable implements Retryable.
+func (e *RetryError) Retryable() bool { return true }
+
+// IsRetryable reports whether err is a refusal worth retrying shortly.
+func IsRetryable(err error) bool {
+	var r Retryable
+	return errors.As(err, &r) && r.Retryable()
+}

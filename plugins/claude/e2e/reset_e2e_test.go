@@ -318,7 +318,7 @@ func TestHistoryFindsOldWindow(t *testing.T) {
 	last := b[3]
 	i := strings.LastIndex(last, "tool_result")
 	if i < 0 || !strings.Contains(last[i:], oldPromptText) {
-		t.Errorf("history_list result does not hold the pre-reset prompt %q", oldPromptText)
+		t.Errorf("history_list result does not hold the pre-reset prompt %q: %.1500s", oldPromptText, last[max(i, 0):])
 	}
 }
 
