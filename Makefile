@@ -5,7 +5,7 @@ GO      ?= go
 BIN     := bin
 NOTESOUP := $(BIN)/notesoup
 
-.PHONY: all build test unit lint proto proto-check demo e2e plugin-test bench fuzz clean
+.PHONY: all build test unit lint proto proto-check demo e2e plugin-test bench fuzz fuzz-short clean
 
 all: build
 
@@ -13,7 +13,7 @@ build:
 	$(GO) build -o $(NOTESOUP) ./cmd/notesoup
 
 # test: everything CI runs.
-test: lint proto-check unit plugin-test e2e
+test: lint proto-check unit fuzz-short plugin-test e2e
 
 unit:
 	$(GO) test -count=1 ./...
@@ -37,6 +37,14 @@ proto-check:
 
 demo: build
 	scripts/demo.sh
+
+# fuzz: every Fuzz* target for FUZZTIME each; fuzz-short is CI's pass.
+FUZZTIME ?= 2m
+fuzz:
+	scripts/fuzz.sh $(FUZZTIME)
+
+fuzz-short:
+	scripts/fuzz.sh 10s
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
