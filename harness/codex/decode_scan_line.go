@@ -2,6 +2,7 @@ package codex
 
 import (
 	"encoding/json"
+	"github.com/notesoup/notesoup/harness/jsonscan"
 	"strconv"
 )
 
@@ -23,18 +24,18 @@ var (
 // (arguments, inputs, outputs) as placeholders.
 func scanLine(line []byte, withText bool) (fastLine, bool) {
 	var l fastLine
-	s := &scan{b: line}
-	s.ws()
-	var m seen
-	ok := s.objectOf(lineFields, func(key []byte) (bool, bool) {
+	s := &scan{Scanner: jsonscan.Scanner{B: line}}
+	s.WS()
+	var m jsonscan.Seen
+	ok := s.ObjectOf(lineFields, func(key []byte) (bool, bool) {
 		switch string(key) {
 		case "timestamp":
-			return m.first(0) && s.optText(&l.Timestamp, true), true
+			return m.First(0) && s.OptText(&l.Timestamp, true), true
 		case "ordinal":
-			if !m.first(1) {
+			if !m.First(1) {
 				return false, true
 			}
-			if s.null() {
+			if s.Null() {
 				l.Ordinal = nil
 				return true, true
 			}
@@ -42,39 +43,39 @@ func scanLine(line []byte, withText bool) (fastLine, bool) {
 			l.Ordinal = &v
 			return ok, true
 		case "type":
-			return m.first(2) && s.optText(&l.Type, true), true
+			return m.First(2) && s.OptText(&l.Type, true), true
 		case "payload":
-			if !m.first(3) {
+			if !m.First(3) {
 				return false, true
 			}
-			if s.null() {
+			if s.Null() {
 				return true, true
 			}
 			l.Payload = &fastPayload{}
 			return s.payload(l.Payload, withText), true
 		case "metadata":
-			if !m.first(4) {
+			if !m.First(4) {
 				return false, true
 			}
-			if s.null() {
+			if s.Null() {
 				return true, true
 			}
 			l.Metadata = &lineMetadata{}
-			var mm seen
-			return s.objectOf(metadataFields, func(key []byte) (bool, bool) {
+			var mm jsonscan.Seen
+			return s.ObjectOf(metadataFields, func(key []byte) (bool, bool) {
 				if string(key) == "compaction_output" {
-					return mm.first(0) && s.boolean(&l.Metadata.CompactionOutput), true
+					return mm.First(0) && s.boolean(&l.Metadata.CompactionOutput), true
 				}
-				return s.skip(), false
+				return s.Skip(), false
 			}), true
 		}
-		return s.skip(), false
+		return s.Skip(), false
 	})
 	if !ok {
 		return fastLine{}, false
 	}
-	s.ws()
-	if s.i != len(line) {
+	s.WS()
+	if s.I != len(line) {
 		return fastLine{}, false
 	}
 	return l, true
@@ -83,23 +84,23 @@ func scanLine(line []byte, withText bool) (fastLine, bool) {
 // int64 reads an integer as encoding/json does into an int64: no fraction
 // or exponent, in range.
 func (s *scan) int64() (int64, bool) {
-	at := s.i
-	if !s.number() {
+	at := s.I
+	if !s.Number() {
 		return 0, false
 	}
-	v, err := strconv.ParseInt(string(s.b[at:s.i]), 10, 64)
+	v, err := strconv.ParseInt(string(s.B[at:s.I]), 10, 64)
 	return v, err == nil
 }
 
 // boolean reads true, false or null (a no-op).
 func (s *scan) boolean(dst *bool) bool {
 	switch {
-	case s.null():
+	case s.Null():
 		return true
-	case s.lit("true"):
+	case s.Lit("true"):
 		*dst = true
 		return true
-	case s.lit("false"):
+	case s.Lit("false"):
 		*dst = false
 		return true
 	}
@@ -108,12 +109,12 @@ func (s *scan) boolean(dst *bool) bool {
 
 // raw copies any value's bytes, as json.RawMessage does.
 func (s *scan) raw(dst *json.RawMessage, want bool) bool {
-	at := s.i
-	if !s.skip() {
+	at := s.I
+	if !s.Skip() {
 		return false
 	}
 	if want {
-		*dst = append(json.RawMessage(nil), s.b[at:s.i]...)
+		*dst = append(json.RawMessage(nil), s.B[at:s.I]...)
 	} else {
 		*dst = json.RawMessage("null")
 	}
@@ -121,96 +122,96 @@ func (s *scan) raw(dst *json.RawMessage, want bool) bool {
 }
 
 func (s *scan) payload(p *fastPayload, withText bool) bool {
-	var m seen
-	return s.objectOf(payloadFields, func(key []byte) (bool, bool) {
+	var m jsonscan.Seen
+	return s.ObjectOf(payloadFields, func(key []byte) (bool, bool) {
 		switch string(key) {
 		case "type":
-			return m.first(0) && s.reqText(&p.Type), true
+			return m.First(0) && s.ReqText(&p.Type), true
 		case "role":
-			return m.first(1) && s.reqText(&p.Role), true
+			return m.First(1) && s.ReqText(&p.Role), true
 		case "content":
-			return m.first(2) && s.contentItems(&p.Content), true
+			return m.First(2) && s.contentItems(&p.Content), true
 		case "call_id":
-			return m.first(3) && s.optText(&p.CallID, true), true
+			return m.First(3) && s.OptText(&p.CallID, true), true
 		case "id":
-			return m.first(4) && s.optText(&p.ID, true), true
+			return m.First(4) && s.OptText(&p.ID, true), true
 		case "name":
-			return m.first(5) && s.optText(&p.Name, true), true
+			return m.First(5) && s.OptText(&p.Name, true), true
 		case "namespace":
-			return m.first(6) && s.optText(&p.Namespace, true), true
+			return m.First(6) && s.OptText(&p.Namespace, true), true
 		case "arguments":
-			return m.first(7) && s.raw(&p.Arguments, withText), true
+			return m.First(7) && s.raw(&p.Arguments, withText), true
 		case "input":
-			return m.first(8) && s.optText(&p.Input, withText), true
+			return m.First(8) && s.OptText(&p.Input, withText), true
 		case "action":
-			return m.first(9) && s.raw(&p.Action, true), true
+			return m.First(9) && s.raw(&p.Action, true), true
 		case "output":
-			if !m.first(10) {
+			if !m.First(10) {
 				return false, true
 			}
-			if s.null() {
+			if s.Null() {
 				p.Output = nil
 				return true, true
 			}
 			if !withText {
 				// Only the type matters to the indexing pass.
-				if _, _, ok := s.str(); !ok {
+				if _, _, ok := s.Str(); !ok {
 					return false, true
 				}
 				p.Output = ""
 				return true, true
 			}
-			v, ok := s.text() // not a string: encoding/json builds it
+			v, ok := s.Text() // not a string: encoding/json builds it
 			p.Output = v
 			return ok, true
 		case "message":
-			return m.first(11) && s.optText(&p.Message, true), true
+			return m.First(11) && s.OptText(&p.Message, true), true
 		case "item":
-			if !m.first(12) {
+			if !m.First(12) {
 				return false, true
 			}
-			if s.null() {
+			if s.Null() {
 				return true, true
 			}
 			p.Item = &completedItem{}
 			return s.completed(p.Item), true
 		case "error":
-			if !m.first(13) {
+			if !m.First(13) {
 				return false, true
 			}
-			if s.null() {
+			if s.Null() {
 				return true, true
 			}
 			p.Error = &turnError{}
-			var mm seen
-			return s.objectOf(turnErrorFields, func(key []byte) (bool, bool) {
+			var mm jsonscan.Seen
+			return s.ObjectOf(turnErrorFields, func(key []byte) (bool, bool) {
 				if string(key) == "message" {
-					return mm.first(0) && s.optText(&p.Error.Message, true), true
+					return mm.First(0) && s.OptText(&p.Error.Message, true), true
 				}
-				return s.skip(), false
+				return s.Skip(), false
 			}), true
 		}
-		return s.skip(), false
+		return s.Skip(), false
 	})
 }
 
 func (s *scan) contentItems(dst *[]contentItem) bool {
-	if s.null() {
+	if s.Null() {
 		*dst = nil
 		return true
 	}
 	out := []contentItem{}
-	ok := s.array(func() bool {
+	ok := s.Array(func() bool {
 		var it contentItem
-		var m seen
-		ok := s.objectOf(contentFields, func(key []byte) (bool, bool) {
+		var m jsonscan.Seen
+		ok := s.ObjectOf(contentFields, func(key []byte) (bool, bool) {
 			switch string(key) {
 			case "type":
-				return m.first(0) && s.reqText(&it.Type), true
+				return m.First(0) && s.ReqText(&it.Type), true
 			case "text":
-				return m.first(1) && s.optText(&it.Text, true), true
+				return m.First(1) && s.OptText(&it.Text, true), true
 			}
-			return s.skip(), false
+			return s.Skip(), false
 		})
 		out = append(out, it)
 		return ok
@@ -220,33 +221,33 @@ func (s *scan) contentItems(dst *[]contentItem) bool {
 }
 
 func (s *scan) completed(it *completedItem) bool {
-	var m seen
-	return s.objectOf(itemFields, func(key []byte) (bool, bool) {
+	var m jsonscan.Seen
+	return s.ObjectOf(itemFields, func(key []byte) (bool, bool) {
 		switch string(key) {
 		case "type":
-			return m.first(0) && s.reqText(&it.Type), true
+			return m.First(0) && s.ReqText(&it.Type), true
 		case "id":
-			return m.first(1) && s.optText(&it.ID, true), true
+			return m.First(1) && s.OptText(&it.ID, true), true
 		case "status":
-			return m.first(2) && s.optText(&it.Status, true), true
+			return m.First(2) && s.OptText(&it.Status, true), true
 		case "result":
-			if !m.first(3) {
+			if !m.First(3) {
 				return false, true
 			}
-			if s.null() {
+			if s.Null() {
 				return true, true
 			}
 			it.Result = &struct {
 				IsError bool `json:"isError"`
 			}{}
-			var mm seen
-			return s.objectOf(resultFields, func(key []byte) (bool, bool) {
+			var mm jsonscan.Seen
+			return s.ObjectOf(resultFields, func(key []byte) (bool, bool) {
 				if string(key) == "isError" {
-					return mm.first(0) && s.boolean(&it.Result.IsError), true
+					return mm.First(0) && s.boolean(&it.Result.IsError), true
 				}
-				return s.skip(), false
+				return s.Skip(), false
 			}), true
 		}
-		return s.skip(), false
+		return s.Skip(), false
 	})
 }
