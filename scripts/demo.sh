@@ -14,12 +14,14 @@ export CLAUDE_CONFIG_DIR="$root/samples/claude"
 export PI_CODING_AGENT_DIR="$root/samples/pi"
 export CODEX_HOME="$root/samples/codex"
 export NOTESOUP_HOME="$home/notesoup"
+export XDG_CACHE_HOME="$home/cache"
 mkdir -p "$home/project"
 
 step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; "$@"; }
 
 step "$bin" plugins
 step "$bin" history sessions
+step "$bin" search "oat milk"
 step "$bin" history list --session latest --query milk
 printf '# Plan\n- the sample sessions all read notes.txt; one fork buys oat milk instead\n' > "$home/plan.md"
 step "$bin" notes write plan.md --cwd "$home/project" --file "$home/plan.md"
