@@ -75,9 +75,15 @@ func TestStoreRefusesCorruptAndNewer(t *testing.T) {
 
 func TestStorePathRejectsUnsafeNames(t *testing.T) {
 	st := Store{Dir: t.TempDir()}
-	for _, bad := range [][2]string{{"../x", "s"}, {"claude", "a/b"}, {"claude", ""}, {"", "s"}, {"claude", ".hidden"}} {
+	for _, bad := range [][2]string{{"../x", "s"}, {"claude", "a/b"}, {"claude", ""}, {"", "s"}, {"claude", ".hidden"},
+		{"claude", "-dash"}, {"claude", "a b"}, {"claude", "x\x00"}, {"claude", strings.Repeat("a", 129)}} {
 		if _, err := st.Path(bad[0], bad[1]); err == nil {
 			t.Errorf("Path(%q, %q) accepted", bad[0], bad[1])
+		}
+	}
+	for _, good := range [][2]string{{"claude", "0b5e8a61-7c1d-4f3e-9a2b-000000000001"}, {"pi", "a.b_c-d"}, {"codex", strings.Repeat("a", 128)}} {
+		if _, err := st.Path(good[0], good[1]); err != nil {
+			t.Errorf("Path(%q, %q) refused: %v", good[0], good[1], err)
 		}
 	}
 }
