@@ -14,10 +14,11 @@ func init() {
 	register("helper", "answer one helper-protocol JSON request from stdin (see docs/helper-protocol.md)", runHelper)
 }
 
-// newService returns the service over a fresh host; the caller closes the host.
-func newService() (*service.Service, func(), error) {
+// newService returns the service over a fresh host; the caller closes the
+// host. Every command that needs one builds it here.
+func newService(opts ...service.Option) (*service.Service, func(), error) {
 	h := newHost()
-	s, err := service.New(h, service.WithLogger(newLogger("notesoup")))
+	s, err := service.New(h, append([]service.Option{service.WithLogger(newLogger("notesoup"))}, opts...)...)
 	if err != nil {
 		h.Close()
 		return nil, nil, err

@@ -40,19 +40,13 @@ func (m *histMultiFlag) Set(v string) error { *m = append(*m, v); return nil }
 // historyService returns the service the history commands use: sessions are
 // listed and decoded by the harness plugins, under the given roots.
 func historyService(roots historyRoots) (*service.Service, func(), error) {
-	h := newHost()
-	opts := []service.Option{service.WithLogger(newLogger("notesoup"))}
+	var opts []service.Option
 	for harness, rs := range map[string][]string{history.HarnessClaude: roots.claude, history.HarnessPi: roots.pi, history.HarnessCodex: roots.codex} {
 		if len(rs) > 0 {
 			opts = append(opts, service.WithRoots(harness, rs...))
 		}
 	}
-	s, err := service.New(h, opts...)
-	if err != nil {
-		h.Close()
-		return nil, nil, err
-	}
-	return s, h.Close, nil
+	return newService(opts...)
 }
 
 const historyUsage = `Usage:
