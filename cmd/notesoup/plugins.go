@@ -9,6 +9,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/notesoup/notesoup/contract"
@@ -111,22 +112,34 @@ func runPlugins(args []string, stdout, stderr io.Writer) int {
 // listPlugins starts every harness the host can find and fingerprints it.
 // A plugin that fails is listed with its error, not dropped.
 func listPlugins(ctx context.Context, h *host.Host) []pluginRow {
-	var rows []pluginRow
-	for _, name := range h.Names() {
-		d, src, err := h.Describe(ctx, name)
-		row := pluginRow{Name: name, Source: src, Status: "ok"}
-		if err != nil {
-			row.Status = "failed"
-			row.Error = err.Error()
-			if pe, ok := err.(*host.PluginError); ok {
-				row.Source = pe.Source
-			}
-		} else {
-			row.PluginVersion, row.ContractVersions, row.Capabilities, row.DefaultRoots = d.PluginVersion, d.ContractVersions, d.Capabilities, d.DefaultRoots
-		}
-		rows = append(rows, row)
+	names := h.Names()
+	rows := make([]pluginRow, len(names))
+	var wg sync.WaitGroup
+	for i, name := range names {
+		wg.Add(1)
+		go func() { // start the plugins side by side: each start is a process launch and handshake
+			defer wg.Done()
+			rows[i] = describeRow(ctx, h, name)
+		}()
 	}
+	wg.Wait()
 	return rows
+}
+
+// describeRow fingerprints one harness for the listing.
+func describeRow(ctx context.Context, h *host.Host, name string) pluginRow {
+	d, src, err := h.Describe(ctx, name)
+	row := pluginRow{Name: name, Source: src, Status: "ok"}
+	if err != nil {
+		row.Status = "failed"
+		row.Error = err.Error()
+		if pe, ok := err.(*host.PluginError); ok {
+			row.Source = pe.Source
+		}
+	} else {
+		row.PluginVersion, row.ContractVersions, row.Capabilities, row.DefaultRoots = d.PluginVersion, d.ContractVersions, d.Capabilities, d.DefaultRoots
+	}
+	return row
 }
 
 // sanitizeLine makes an error printable on one terminal line: control
