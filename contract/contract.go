@@ -1,16 +1,17 @@
 // Package contract is the harness contract that the notesoup host and every
-// harness plugin share: the Go interface, the go-plugin handshake, the
-// versioned plugin sets and the gRPC client and server shims. It is kept
-// small on purpose (in the style of go-plugin's examples/grpc) so that an
-// external harness needs only this package and the generated harnesspb.
+// harness plugin share: the contract version, the Go interface and its plain
+// types. How it travels between processes (the go-plugin handshake, the
+// versioned plugin sets, the gRPC shims) is contract/pluginrpc.
+//
+// The two are apart so that a one-shot process (the helper the Claude Code
+// mod runs on every hook) can call the built-in harnesses in-process without
+// linking gRPC and protobuf: their package initialisation alone cost about
+// 8 ms of every start (see BENCHMARKS.md).
 package contract
 
 import (
 	"context"
-	"os"
-	"time"
 
-	"github.com/hashicorp/go-plugin"
 	"github.com/notesoup/notesoup/shared/history"
 	"github.com/notesoup/notesoup/shared/reset"
 )
@@ -20,19 +21,6 @@ import (
 // backwards compatible; go-plugin then refuses mismatched plugins at the
 // handshake instead of letting them fail mid-call.
 const Version = 1
-
-// PluginName is the key of the harness plugin in every plugin set.
-const PluginName = "harness"
-
-// Handshake is the go-plugin handshake. The magic cookie is not security: it
-// only stops a person from running a plugin binary by hand and seeing gRPC
-// noise instead of a hint. ProtocolVersion here is go-plugin's base version;
-// the contract version is negotiated through VersionedPlugins.
-var Handshake = plugin.HandshakeConfig{
-	ProtocolVersion:  1,
-	MagicCookieKey:   "NOTESOUP_HARNESS_PLUGIN",
-	MagicCookieValue: "a8f1d3c4e5b6-notesoup-harness",
-}
 
 // Capability names a harness may list in its Description.
 const (
@@ -68,7 +56,8 @@ type Binding struct {
 }
 
 // Harness is what every harness plugin implements. The host calls it through
-// the gRPC shims; built-in and external plugins look the same to the host.
+// the gRPC shims of contract/pluginrpc; built-in and external plugins look the
+// same to the host.
 type Harness interface {
 	// Describe fingerprints the plugin.
 	Describe(ctx context.Context) (Description, error)
@@ -81,61 +70,4 @@ type Harness interface {
 	Thresholds(ctx context.Context, in reset.ThresholdInput) (reset.NativePoint, error)
 	// BootBinding names the window and reset tool for a session's window.
 	BootBinding(ctx context.Context, sessionID string, ordinal int) (Binding, error)
-}
-
-// PluginSets returns the versioned plugin sets for impl, as both the host
-// (with a nil impl) and plugins (with their implementation) pass them to
-// go-plugin.
-func PluginSets(impl Harness) map[int]plugin.PluginSet {
-	return map[int]plugin.PluginSet{
-		Version: {PluginName: &GRPCPlugin{Impl: impl}},
-	}
-}
-
-// Serve runs impl as a go-plugin server on stdin/stdout. It returns when the
-// host closes the connection or dies.
-func Serve(impl Harness, opts ...ServeOption) {
-	cfg := &plugin.ServeConfig{
-		HandshakeConfig:  Handshake,
-		VersionedPlugins: PluginSets(impl),
-		GRPCServer:       plugin.DefaultGRPCServer,
-	}
-	for _, o := range opts {
-		o(cfg)
-	}
-	WatchParent()
-	plugin.Serve(cfg)
-}
-
-// ServeOption adjusts how Serve runs a plugin.
-type ServeOption func(*plugin.ServeConfig)
-
-// WithServeVersions serves impl under the given contract versions instead of
-// Version. Tests use it to build a plugin that speaks another version.
-func WithServeVersions(impl Harness, versions ...int) ServeOption {
-	return func(c *plugin.ServeConfig) {
-		c.VersionedPlugins = map[int]plugin.PluginSet{}
-		for _, v := range versions {
-			c.VersionedPlugins[v] = plugin.PluginSet{PluginName: &GRPCPlugin{Impl: impl}}
-		}
-	}
-}
-
-// parentPollInterval is how often a plugin checks that its host is alive.
-// The host also asks the kernel to kill plugins when it dies (Pdeathsig);
-// this poll covers hosts that cannot (another OS, a host built elsewhere).
-const parentPollInterval = 250 * time.Millisecond
-
-// WatchParent exits the process when its parent process goes away, so a
-// plugin never outlives its host. Serve calls it.
-func WatchParent() {
-	ppid := os.Getppid()
-	go func() {
-		for {
-			time.Sleep(parentPollInterval)
-			if os.Getppid() != ppid {
-				os.Exit(0)
-			}
-		}
-	}()
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/notesoup/notesoup/contract"
+	"github.com/notesoup/notesoup/host/plugindir"
 	"github.com/notesoup/notesoup/shared/history"
 )
 
@@ -44,7 +45,7 @@ func faultPluginDir(t *testing.T, faulty []string, ok ...string) string {
 	}
 	dir := pluginDir(t, ok...)
 	for _, n := range faulty {
-		if err := os.Symlink(faultPlugin, filepath.Join(dir, ExternalPrefix+n)); err != nil {
+		if err := os.Symlink(faultPlugin, filepath.Join(dir, plugindir.Prefix+n)); err != nil {
 			t.Fatal(err)
 		}
 	}

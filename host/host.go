@@ -23,6 +23,8 @@ import (
 	"github.com/hashicorp/go-multierror"
 	"github.com/hashicorp/go-plugin"
 	"github.com/notesoup/notesoup/contract"
+	"github.com/notesoup/notesoup/contract/pluginrpc"
+	"github.com/notesoup/notesoup/host/plugindir"
 )
 
 // Defaults for the host's deadlines. A plugin start is a fork, exec and
@@ -67,7 +69,7 @@ type Option func(*Host)
 func WithLogger(l hclog.Logger) Option { return func(h *Host) { h.logger = l } }
 
 // WithPluginDirs sets the directories searched for external plugins, in
-// precedence order (default DefaultPluginDirs()).
+// precedence order (default plugindir.DefaultDirs()).
 func WithPluginDirs(dirs ...string) Option { return func(h *Host) { h.dirs = dirs } }
 
 // WithBuiltins names the harnesses the notesoup binary serves itself.
@@ -90,7 +92,7 @@ func New(opts ...Option) *Host {
 		streamTimeout: DefaultStreamTimeout,
 		running:       map[string]*running{},
 	}
-	h.dirs = DefaultPluginDirs()
+	h.dirs = plugindir.DefaultDirs()
 	for _, o := range opts {
 		o(h)
 	}
@@ -175,7 +177,7 @@ func (h *Host) get(ctx context.Context, name string) (*running, error) {
 	cand, ok := h.candidate(name)
 	if !ok {
 		return nil, fmt.Errorf("harness %q: %w (known: %v; external plugins are executables named %s<name> in %v)",
-			name, ErrUnknownHarness, h.Names(), ExternalPrefix, h.dirs)
+			name, ErrUnknownHarness, h.Names(), plugindir.Prefix, h.dirs)
 	}
 	r, err := h.start(ctx, cand)
 	if err != nil {
@@ -212,12 +214,12 @@ func (h *Host) start(ctx context.Context, cand candidate) (*running, error) {
 	}
 	// The kernel kills the plugin when the host dies, even by SIGKILL, so no
 	// plugin outlives its host. (The plugin also watches its parent; see
-	// contract.WatchParent.)
+	// pluginrpc.WatchParent.)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 
 	client := plugin.NewClient(&plugin.ClientConfig{
-		HandshakeConfig:  contract.Handshake,
-		VersionedPlugins: contract.PluginSets(nil),
+		HandshakeConfig:  pluginrpc.Handshake,
+		VersionedPlugins: pluginrpc.PluginSets(nil),
 		Cmd:              cmd,
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		Logger:           h.logger.Named(cand.name),
@@ -229,7 +231,7 @@ func (h *Host) start(ctx context.Context, cand candidate) (*running, error) {
 		client.Kill()
 		return nil, fail("start", explainStart(err))
 	}
-	raw, err := rpc.Dispense(contract.PluginName)
+	raw, err := rpc.Dispense(pluginrpc.PluginName)
 	if err != nil {
 		client.Kill()
 		return nil, fail("start", err)
@@ -270,7 +272,7 @@ func explainStart(err error) error {
 // found or negotiated: answering garbage is a failure, not a harness.
 func checkDescription(name string, d contract.Description, negotiated int) error {
 	if d.Name != name {
-		return fmt.Errorf("plugin calls itself %q but was loaded as %q: rename the executable to %s%s or fix its Describe", d.Name, name, ExternalPrefix, d.Name)
+		return fmt.Errorf("plugin calls itself %q but was loaded as %q: rename the executable to %s%s or fix its Describe", d.Name, name, plugindir.Prefix, d.Name)
 	}
 	if !slices.Contains(d.ContractVersions, negotiated) {
 		return fmt.Errorf("negotiated contract version %d but the plugin describes versions %v", negotiated, d.ContractVersions)

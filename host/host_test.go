@@ -15,6 +15,7 @@ import (
 
 	"github.com/hashicorp/go-multierror"
 	"github.com/notesoup/notesoup/contract"
+	"github.com/notesoup/notesoup/host/plugindir"
 	"github.com/notesoup/notesoup/shared/history"
 )
 
@@ -45,7 +46,7 @@ func pluginDir(t testing.TB, names ...string) string {
 	t.Helper()
 	dir := t.TempDir()
 	for _, n := range names {
-		if err := os.Symlink(testPlugin, filepath.Join(dir, ExternalPrefix+n)); err != nil {
+		if err := os.Symlink(testPlugin, filepath.Join(dir, plugindir.Prefix+n)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -177,7 +178,7 @@ func TestExternalOverridesBuiltin(t *testing.T) {
 		wantSource func(dir string) string
 	}{
 		{name: "built-in only", wantSource: func(string) string { return SourceBuiltin }},
-		{name: "external wins", external: []string{"ok7"}, wantSource: func(dir string) string { return filepath.Join(dir, ExternalPrefix+"ok7") }},
+		{name: "external wins", external: []string{"ok7"}, wantSource: func(dir string) string { return filepath.Join(dir, plugindir.Prefix+"ok7") }},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -101,7 +101,7 @@ func TestHugeInputsBounded(t *testing.T) {
 					t.Fatal(err)
 				}
 				s := newService(t, map[string]string{hz: root})
-				plug, err := s.Host().Harness(context.Background(), hz)
+				plug, err := s.Harnesses().Harness(context.Background(), hz)
 				if err != nil {
 					t.Fatal(err)
 				}

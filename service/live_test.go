@@ -24,7 +24,7 @@ func TestClaudeDecodeWhileAppended(t *testing.T) {
 	}
 	root := t.TempDir()
 	s := newService(t, map[string]string{"claude": root})
-	hz, err := s.Host().Harness(context.Background(), "claude")
+	hz, err := s.Harnesses().Harness(context.Background(), "claude")
 	if err != nil {
 		t.Fatal(err)
 	}

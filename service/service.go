@@ -4,7 +4,8 @@
 // Codex, and history pages identically everywhere.
 //
 // It joins the harness-neutral packages (shared/notes, shared/history,
-// shared/reset, shared/boot) to the harness plugins reached through the host.
+// shared/reset, shared/boot) to the harnesses: plugins reached through the
+// host, or the built-ins called in-process (see Harnesses).
 package service
 
 import (
@@ -14,16 +15,24 @@ import (
 	"path/filepath"
 
 	"github.com/hashicorp/go-hclog"
-	"github.com/notesoup/notesoup/host"
+	"github.com/notesoup/notesoup/contract"
 	"github.com/notesoup/notesoup/shared/notes"
 )
 
+// Harnesses finds a harness by name. The plugin host (host.Host) is one: each
+// harness is a subprocess plugin, which suits a long-lived process. The
+// built-ins called in-process (builtins.Local) are the other, which suits a
+// process that answers one request and exits. Errors name the harness.
+type Harnesses interface {
+	Harness(ctx context.Context, name string) (contract.Harness, error)
+}
+
 // Service holds what operations share within one process: the notes store
-// and the plugin host. It is safe for concurrent use.
+// and the harnesses. It is safe for concurrent use.
 type Service struct {
 	home   string
 	notes  *notes.Store
-	host   *host.Host
+	host   Harnesses
 	logger hclog.Logger
 	roots  map[string][]string
 }
@@ -43,8 +52,9 @@ func WithRoots(harness string, roots ...string) Option {
 	return func(s *Service) { s.roots[harness] = roots }
 }
 
-// New returns a service over h. The caller owns h and closes it.
-func New(h *host.Host, opts ...Option) (*Service, error) {
+// New returns a service over h. The caller owns h (and closes it, if it is a
+// host).
+func New(h Harnesses, opts ...Option) (*Service, error) {
 	s := &Service{host: h, roots: map[string][]string{}}
 	for _, o := range opts {
 		o(s)
@@ -71,8 +81,8 @@ func New(h *host.Host, opts ...Option) (*Service, error) {
 // Home returns the notesoup home directory.
 func (s *Service) Home() string { return s.home }
 
-// Host returns the plugin host.
-func (s *Service) Host() *host.Host { return s.host }
+// Harnesses returns the harnesses the service calls.
+func (s *Service) Harnesses() Harnesses { return s.host }
 
 // Caller says who is asking: which harness, which session and where. Every
 // field is optional for operations that do not need it; an operation that

@@ -14,16 +14,28 @@ func init() {
 	register("helper", "answer one helper-protocol JSON request from stdin (see docs/helper-protocol.md)", runHelper)
 }
 
-// newService returns the service over a fresh host; the caller closes the
-// host. Every command that needs one builds it here.
+// newService returns the service of a one-shot command (see oneShot); the
+// caller calls the returned close. Every such command builds it here.
 func newService(opts ...service.Option) (*service.Service, func(), error) {
+	h := newOneShot()
+	return serviceOver(h, h.Close, opts...)
+}
+
+// newHostedService returns the service of a long-lived process, which calls
+// every harness through the plugin host: a harness that panics or hangs
+// takes down its own plugin, not the process.
+func newHostedService(opts ...service.Option) (*service.Service, func(), error) {
 	h := newHost()
+	return serviceOver(h, h.Close, opts...)
+}
+
+func serviceOver(h service.Harnesses, closeFn func(), opts ...service.Option) (*service.Service, func(), error) {
 	s, err := service.New(h, append([]service.Option{service.WithLogger(newLogger("notesoup"))}, opts...)...)
 	if err != nil {
-		h.Close()
+		closeFn()
 		return nil, nil, err
 	}
-	return s, h.Close, nil
+	return s, closeFn, nil
 }
 
 // runHelper answers one request. Exit status 0 means an answer (result or

@@ -38,7 +38,7 @@ func runMCP(args []string, _, stderr io.Writer) int {
 		}
 		*cwd = wd
 	}
-	s, closeHost, err := newService()
+	s, closeHost, err := newHostedService()
 	if err != nil {
 		fmt.Fprintln(stderr, "notesoup mcp:", err)
 		return 1

@@ -7,34 +7,15 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"strings"
 	"sync"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/notesoup/notesoup/contract"
-	"github.com/notesoup/notesoup/harness"
-	"github.com/notesoup/notesoup/harness/claude"
-	"github.com/notesoup/notesoup/harness/codex"
-	"github.com/notesoup/notesoup/harness/pi"
+	"github.com/notesoup/notesoup/contract/pluginrpc"
+	"github.com/notesoup/notesoup/harness/builtins"
 	"github.com/notesoup/notesoup/host"
 )
-
-// builtins are the harnesses this binary serves itself in plugin mode.
-var builtins = map[string]func() *harness.Builtin{
-	"claude": claude.Plugin,
-	"pi":     pi.Plugin,
-	"codex":  codex.Plugin,
-}
-
-func builtinNames() []string {
-	names := make([]string, 0, len(builtins))
-	for n := range builtins {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
 
 // newLogger returns the process logger: stderr only (stdout belongs to the
 // protocols), level from NOTESOUP_LOG (debug|info|warn|error, default warn).
@@ -49,7 +30,7 @@ func newLogger(name string) hclog.Logger {
 // newHost returns a plugin host for this process's built-ins and the
 // external plugins in the default plugin directories.
 func newHost() *host.Host {
-	return host.New(host.WithBuiltins(builtinNames()...), host.WithLogger(newLogger("notesoup")))
+	return host.New(host.WithBuiltins(builtins.Names()...), host.WithLogger(newLogger("notesoup")))
 }
 
 func init() {
@@ -60,11 +41,17 @@ func init() {
 // runPluginMode serves one built-in harness over go-plugin. The host starts
 // it; a person running it by hand gets go-plugin's explanation instead.
 func runPluginMode(args []string, _, stderr io.Writer) int {
-	if len(args) != 1 || builtins[args[0]] == nil {
-		fmt.Fprintf(stderr, "notesoup: %s takes one built-in harness name, one of %v\n", host.PluginModeArg, builtinNames())
+	var impl contract.Harness
+	if len(args) == 1 {
+		if b, ok := builtins.New(args[0]); ok {
+			impl = b
+		}
+	}
+	if impl == nil {
+		fmt.Fprintf(stderr, "notesoup: %s takes one built-in harness name, one of %v\n", host.PluginModeArg, builtins.Names())
 		return 2
 	}
-	contract.Serve(builtins[args[0]](), contract.WithServeLogger(newLogger("notesoup-harness-"+args[0])))
+	pluginrpc.Serve(impl, pluginrpc.WithServeLogger(newLogger("notesoup-harness-"+args[0])))
 	return 0
 }
 

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/notesoup/notesoup/contract"
+	"github.com/notesoup/notesoup/contract/pluginrpc"
 	"github.com/notesoup/notesoup/shared/history"
 	"github.com/notesoup/notesoup/shared/reset"
 )
@@ -69,5 +70,5 @@ func (p plug) BootBinding(_ context.Context, id string, ord int) (contract.Bindi
 
 func main() {
 	name := strings.TrimPrefix(filepath.Base(os.Args[0]), "notesoup-harness-")
-	contract.Serve(plug{name: name, mode: strings.TrimRight(name, "0123456789")})
+	pluginrpc.Serve(plug{name: name, mode: strings.TrimRight(name, "0123456789")})
 }

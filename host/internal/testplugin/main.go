@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/notesoup/notesoup/contract"
+	"github.com/notesoup/notesoup/contract/pluginrpc"
 	"github.com/notesoup/notesoup/shared/history"
 	"github.com/notesoup/notesoup/shared/reset"
 )
@@ -71,10 +72,10 @@ func main() {
 		fmt.Println("hello, I am not a plugin")
 		os.Exit(0)
 	case "v":
-		contract.Serve(p, contract.WithServeVersions(p, contract.Version+1))
+		pluginrpc.Serve(p, pluginrpc.WithServeVersions(p, contract.Version+1))
 		return
 	case "slowstart":
 		time.Sleep(time.Hour)
 	}
-	contract.Serve(p)
+	pluginrpc.Serve(p)
 }

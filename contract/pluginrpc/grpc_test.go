@@ -1,4 +1,4 @@
-package contract_test
+package pluginrpc_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/hashicorp/go-plugin"
 	"github.com/notesoup/notesoup/contract"
+	"github.com/notesoup/notesoup/contract/pluginrpc"
 	"github.com/notesoup/notesoup/shared/history"
 	"github.com/notesoup/notesoup/shared/reset"
 )
@@ -60,10 +61,10 @@ func (f *fake) BootBinding(_ context.Context, id string, ord int) (contract.Bind
 func connect(t *testing.T, impl contract.Harness) contract.Harness {
 	t.Helper()
 	client, server := plugin.TestPluginGRPCConn(t, false, map[string]plugin.Plugin{
-		contract.PluginName: &contract.GRPCPlugin{Impl: impl},
+		pluginrpc.PluginName: &pluginrpc.GRPCPlugin{Impl: impl},
 	})
 	t.Cleanup(func() { client.Close(); server.Stop() })
-	raw, err := client.Dispense(contract.PluginName)
+	raw, err := client.Dispense(pluginrpc.PluginName)
 	if err != nil {
 		t.Fatal(err)
 	}

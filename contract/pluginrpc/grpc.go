@@ -1,4 +1,4 @@
-package contract
+package pluginrpc
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
+	"github.com/notesoup/notesoup/contract"
 	"github.com/notesoup/notesoup/contract/harnesspb"
 	"github.com/notesoup/notesoup/shared/history"
 	"github.com/notesoup/notesoup/shared/reset"
@@ -32,11 +33,11 @@ func WithServeLogger(l hclog.Logger) ServeOption {
 	return func(c *plugin.ServeConfig) { c.Logger = l }
 }
 
-// GRPCPlugin is the go-plugin glue for Harness over gRPC.
+// GRPCPlugin is the go-plugin glue for contract.Harness over gRPC.
 type GRPCPlugin struct {
 	plugin.NetRPCUnsupportedPlugin
 	// Impl is the implementation served; nil on the host side.
-	Impl Harness
+	Impl contract.Harness
 }
 
 // GRPCServer registers the server shim.
@@ -45,26 +46,26 @@ func (p *GRPCPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
 	return nil
 }
 
-// GRPCClient returns the client shim, which implements Harness.
+// GRPCClient returns the client shim, which implements contract.Harness.
 func (p *GRPCPlugin) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, c *grpc.ClientConn) (interface{}, error) {
 	return &GRPCClient{client: harnesspb.NewHarnessClient(c)}, nil
 }
 
-// GRPCClient is the host-side shim: it implements Harness by calling the
+// GRPCClient is the host-side shim: it implements contract.Harness by calling the
 // plugin over gRPC.
 type GRPCClient struct {
 	client harnesspb.HarnessClient
 }
 
-var _ Harness = (*GRPCClient)(nil)
+var _ contract.Harness = (*GRPCClient)(nil)
 
-// Describe implements Harness.
-func (c *GRPCClient) Describe(ctx context.Context) (Description, error) {
+// Describe implements contract.Harness.
+func (c *GRPCClient) Describe(ctx context.Context) (contract.Description, error) {
 	r, err := c.client.Describe(ctx, &harnesspb.DescribeRequest{})
 	if err != nil {
-		return Description{}, err
+		return contract.Description{}, err
 	}
-	d := Description{
+	d := contract.Description{
 		Name:          r.GetName(),
 		PluginVersion: r.GetPluginVersion(),
 		Capabilities:  r.GetCapabilities(),
@@ -76,7 +77,7 @@ func (c *GRPCClient) Describe(ctx context.Context) (Description, error) {
 	return d, nil
 }
 
-// ListSessions implements Harness.
+// ListSessions implements contract.Harness.
 func (c *GRPCClient) ListSessions(ctx context.Context, roots []string, fn func(history.Session) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -98,8 +99,8 @@ func (c *GRPCClient) ListSessions(ctx context.Context, roots []string, fn func(h
 	}
 }
 
-// Decode implements Harness.
-func (c *GRPCClient) Decode(ctx context.Context, req DecodeRequest, emit history.EmitFunc) (history.Summary, error) {
+// Decode implements contract.Harness.
+func (c *GRPCClient) Decode(ctx context.Context, req contract.DecodeRequest, emit history.EmitFunc) (history.Summary, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	stream, err := c.client.Decode(ctx, &harnesspb.DecodeRequest{
@@ -152,7 +153,7 @@ func (c *GRPCClient) Decode(ctx context.Context, req DecodeRequest, emit history
 	}
 }
 
-// Thresholds implements Harness.
+// Thresholds implements contract.Harness.
 func (c *GRPCClient) Thresholds(ctx context.Context, in reset.ThresholdInput) (reset.NativePoint, error) {
 	r, err := c.client.Thresholds(ctx, &harnesspb.ThresholdsRequest{
 		Model:        in.Model,
@@ -182,19 +183,19 @@ func (c *GRPCClient) Thresholds(ctx context.Context, in reset.ThresholdInput) (r
 	}, nil
 }
 
-// BootBinding implements Harness.
-func (c *GRPCClient) BootBinding(ctx context.Context, sessionID string, ordinal int) (Binding, error) {
+// BootBinding implements contract.Harness.
+func (c *GRPCClient) BootBinding(ctx context.Context, sessionID string, ordinal int) (contract.Binding, error) {
 	r, err := c.client.BootBinding(ctx, &harnesspb.BootBindingRequest{SessionId: sessionID, Ordinal: int32(ordinal)})
 	if err != nil {
-		return Binding{}, err
+		return contract.Binding{}, err
 	}
-	return Binding{WindowID: r.GetWindowId(), ResetTool: r.GetResetTool()}, nil
+	return contract.Binding{WindowID: r.GetWindowId(), ResetTool: r.GetResetTool()}, nil
 }
 
 // grpcServer is the plugin-side shim: it serves harnesspb by calling impl.
 type grpcServer struct {
 	harnesspb.UnimplementedHarnessServer
-	impl Harness
+	impl contract.Harness
 }
 
 func (s *grpcServer) Describe(ctx context.Context, _ *harnesspb.DescribeRequest) (*harnesspb.DescribeResponse, error) {
@@ -231,7 +232,7 @@ func (s *grpcServer) Decode(req *harnesspb.DecodeRequest, stream harnesspb.Harne
 		frame, size = &harnesspb.DecodeFrame{}, 0
 		return err
 	}
-	sum, err := s.impl.Decode(stream.Context(), DecodeRequest{
+	sum, err := s.impl.Decode(stream.Context(), contract.DecodeRequest{
 		Session: sessionFromPB(req.GetSession()),
 		Head:    req.GetHead(),
 		Roots:   req.GetRoots(),

@@ -1,0 +1,78 @@
+// Package builtins lists the harnesses built into notesoup (Claude Code, Pi,
+// Codex) and calls them in-process.
+//
+// The plugin host runs each of them as a subprocess, which a long-lived
+// process (the MCP server) wants: a decoder that panics takes down one
+// plugin, not the server. A one-shot process (the helper the Claude Code mod
+// runs on every hook) answers one request and exits, so a second process is
+// pure cost there (about 40 ms to start and handshake on the machine in
+// BENCHMARKS.md); it calls the same implementations through Local instead.
+package builtins
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/notesoup/notesoup/contract"
+	"github.com/notesoup/notesoup/harness"
+	"github.com/notesoup/notesoup/harness/claude"
+	"github.com/notesoup/notesoup/harness/codex"
+	"github.com/notesoup/notesoup/harness/pi"
+)
+
+// constructors build each built-in harness.
+var constructors = map[string]func() *harness.Builtin{
+	"claude": claude.Plugin,
+	"pi":     pi.Plugin,
+	"codex":  codex.Plugin,
+}
+
+// Names returns the built-in harness names, sorted.
+func Names() []string {
+	names := make([]string, 0, len(constructors))
+	for n := range constructors {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// New returns the named built-in harness, or false when there is none.
+func New(name string) (*harness.Builtin, bool) {
+	c, ok := constructors[name]
+	if !ok {
+		return nil, false
+	}
+	return c(), true
+}
+
+// ErrUnknownHarness is returned by Local for a name that is not built in.
+var ErrUnknownHarness = errors.New("no such built-in harness")
+
+// Local calls the built-in harnesses in-process. The zero value is ready to
+// use and safe for concurrent use.
+type Local struct {
+	mu   sync.Mutex
+	made map[string]*harness.Builtin
+}
+
+// Harness returns the named built-in harness.
+func (l *Local) Harness(_ context.Context, name string) (contract.Harness, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if b, ok := l.made[name]; ok {
+		return b, nil
+	}
+	b, ok := New(name)
+	if !ok {
+		return nil, fmt.Errorf("harness %q: %w (known: %v)", name, ErrUnknownHarness, Names())
+	}
+	if l.made == nil {
+		l.made = map[string]*harness.Builtin{}
+	}
+	l.made[name] = b
+	return b, nil
+}
