@@ -3,19 +3,31 @@
 // offset of each line, whether the line was terminated (an unterminated
 // last line may be a write in progress), and a bound on a line's length so
 // a corrupt or hostile file cannot make a decoder allocate without limit.
+//
+// A decoder makes two passes over a file (index, then emit). File reads a
+// file of up to WholeBytes once, with one read, into a pooled buffer, and
+// both passes take their lines from memory without copying them; a larger
+// file is streamed through a pooled buffer of ReadBufferSize per pass, so
+// memory stays bounded by these constants, not by the file.
 package jsonl
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"io"
+	"sync"
 )
 
-// ReadBufferSize is the bufio read chunk. Most transcript lines are a few
-// KiB; longer ones (tool output, inline images) are assembled in the
-// reader's reusable overflow buffer.
-const ReadBufferSize = 64 << 10
+// ReadBufferSize is the read chunk of a streamed file. Reads of a MiB cost
+// a fraction of the system time of small ones; most lines fit one chunk and
+// are handed out without copying, longer ones grow the buffer up to the
+// line bound.
+const ReadBufferSize = 1 << 20
+
+// WholeBytes is the largest file read whole into memory: real sessions are
+// a few hundred KiB to a few MiB, so nearly every decode reads its file
+// once; a larger file is streamed, once per pass.
+const WholeBytes = 8 << 20
 
 // MaxLineBytes bounds one line. The largest real records are tool outputs
 // and inline images of a few MiB; 32 MiB leaves room for those while a 1 GB
@@ -32,11 +44,112 @@ func (e *LineTooLongError) Error() string {
 	return fmt.Sprintf("line %d is longer than %d MiB; a transcript record that large is corrupt or not a transcript", e.Line, e.Max>>20)
 }
 
+// pool holds read buffers of ReadBufferSize to WholeBytes between decodes,
+// so a decode allocates no buffer of its own in the steady state (the
+// garbage collector runs far less often).
+var pool sync.Pool
+
+// getBuf returns a pooled buffer of at least n bytes (n <= WholeBytes).
+func getBuf(n int) []byte {
+	if p, ok := pool.Get().(*[]byte); ok {
+		if cap(*p) >= n {
+			return (*p)[:cap(*p)]
+		}
+		// Too small for this file: drop it, a larger one takes its place.
+	}
+	c := ReadBufferSize
+	for c < n {
+		c *= 2
+	}
+	return make([]byte, c)
+}
+
+// putBuf returns a buffer to the pool; buffers grown past WholeBytes for a
+// long line are left to the garbage collector.
+func putBuf(b []byte) {
+	if cap(b) < ReadBufferSize || cap(b) > WholeBytes {
+		return
+	}
+	b = b[:cap(b)]
+	pool.Put(&b)
+}
+
+// File is one transcript opened for a decoder's passes: Lines starts a pass,
+// Release ends the last. It is not safe for concurrent use.
+type File struct {
+	r    io.ReaderAt
+	size int64
+	max  int
+	// whole, once loaded, holds the file's first len(whole) bytes (all it
+	// had when read, at most size).
+	whole  []byte
+	buf    []byte // the pooled buffer whole lives in
+	loaded bool
+	err    error
+}
+
+// NewFile prepares r, of size bytes, for line reading with lines bounded by
+// MaxLineBytes. Nothing is read until the first pass needs it.
+func NewFile(r io.ReaderAt, size int64) *File {
+	return &File{r: r, size: size, max: MaxLineBytes}
+}
+
+// Lines returns a reader over the file's first limit bytes. A file of up to
+// WholeBytes is read on the first call and every later pass reads the same
+// bytes from memory (a writer appending meanwhile is not seen, which is
+// what a second pass over committed bytes wants). The lines it returns are
+// valid until the following Next (of a streamed file) or Release.
+func (f *File) Lines(limit int64) *Reader {
+	if limit > f.size {
+		limit = f.size
+	}
+	if f.size > WholeBytes {
+		return f.stream(limit)
+	}
+	if !f.loaded {
+		f.loaded = true
+		f.buf = getBuf(int(f.size))
+		n, err := f.r.ReadAt(f.buf[:f.size], 0)
+		if err == io.EOF {
+			err = nil // the file shrank since its size was taken
+		}
+		f.whole, f.err = f.buf[:n], err
+	}
+	if f.err != nil {
+		return &Reader{max: f.max, err: f.err}
+	}
+	if limit > int64(len(f.whole)) {
+		limit = int64(len(f.whole))
+	}
+	return &Reader{buf: f.whole[:limit], w: int(limit), eof: true, max: f.max}
+}
+
+// stream reads a large file's first limit bytes through a pooled buffer,
+// which Release returns.
+func (f *File) stream(limit int64) *Reader {
+	if f.buf == nil {
+		f.buf = getBuf(ReadBufferSize)
+	}
+	return &Reader{src: io.NewSectionReader(f.r, 0, limit), buf: f.buf, max: f.max}
+}
+
+// Release returns the file's buffer to the pool. Lines read from the file
+// must not be used after it.
+func (f *File) Release() {
+	if f.buf != nil {
+		putBuf(f.buf)
+	}
+	f.buf, f.whole = nil, nil
+}
+
 // Reader yields the lines of a JSONL stream one at a time.
 type Reader struct {
-	r   *bufio.Reader
-	buf []byte
-	max int
+	src  io.Reader // nil when buf holds the whole input
+	buf  []byte
+	r, w int // buf[r:w] is read but not yet returned
+	eof  bool
+	err  error // a read error, returned once the buffered lines are out
+	max  int
 	// Line is the 1-based number of the line last returned.
 	Line int
 	// Off is the number of bytes consumed, including the newline of the
@@ -49,7 +162,7 @@ func NewReader(r io.Reader) *Reader { return NewReaderMax(r, MaxLineBytes) }
 
 // NewReaderMax returns a reader whose lines may be at most max bytes.
 func NewReaderMax(r io.Reader, max int) *Reader {
-	return &Reader{r: bufio.NewReaderSize(r, ReadBufferSize), max: max}
+	return &Reader{src: r, buf: make([]byte, 64<<10), max: max}
 }
 
 // Next returns the next line without its newline (and without a trailing
@@ -57,39 +170,66 @@ func NewReaderMax(r io.Reader, max int) *Reader {
 // is valid until the following call. At the end of input it returns
 // io.EOF; a line over the bound returns a *LineTooLongError.
 func (lr *Reader) Next() (line []byte, terminated bool, err error) {
-	lr.buf = lr.buf[:0]
+	scanned := 0 // bytes of buf[lr.r:lr.w] known to hold no newline
 	for {
-		chunk, err := lr.r.ReadSlice('\n')
-		if len(lr.buf)+len(chunk) > lr.max+1 { // +1: the newline is not part of the line
+		if i := bytes.IndexByte(lr.buf[lr.r+scanned:lr.w], '\n'); i >= 0 {
+			end := lr.r + scanned + i
+			if end-lr.r > lr.max { // the newline is not part of the line
+				return nil, false, &LineTooLongError{Line: lr.Line + 1, Max: lr.max}
+			}
+			line = lr.buf[lr.r:end]
+			lr.Off += int64(end + 1 - lr.r)
+			lr.Line++
+			lr.r = end + 1
+			if n := len(line); n > 0 && line[n-1] == '\r' {
+				line = line[:n-1]
+			}
+			return line, true, nil
+		}
+		scanned = lr.w - lr.r
+		if scanned > lr.max+1 {
+			// Refused as soon as it is known, not after reading it all.
 			return nil, false, &LineTooLongError{Line: lr.Line + 1, Max: lr.max}
 		}
-		switch err {
-		case nil:
-			lr.Off += int64(len(chunk))
-			lr.Line++
-			if len(lr.buf) > 0 {
-				lr.buf = append(lr.buf, chunk...)
-				chunk = lr.buf
-			}
-			chunk = chunk[:len(chunk)-1]
-			chunk = bytes.TrimSuffix(chunk, []byte{'\r'})
-			return chunk, true, nil
-		case bufio.ErrBufferFull:
-			lr.Off += int64(len(chunk))
-			lr.buf = append(lr.buf, chunk...)
-		case io.EOF:
-			lr.Off += int64(len(chunk))
-			if len(lr.buf) > 0 {
-				lr.buf = append(lr.buf, chunk...)
-				chunk = lr.buf
-			}
-			if len(chunk) == 0 {
+		if lr.eof || lr.err != nil {
+			if scanned == 0 {
+				if lr.err != nil {
+					return nil, false, lr.err
+				}
 				return nil, false, io.EOF
 			}
+			line = lr.buf[lr.r:lr.w]
+			lr.Off += int64(scanned)
 			lr.Line++
-			return chunk, false, nil
-		default:
-			return nil, false, err
+			lr.r = lr.w
+			return line, false, nil
 		}
+		lr.fill()
+	}
+}
+
+// fill moves the unreturned bytes to the front of the buffer, grows it if
+// they fill it (a long line, up to the bound), and reads more.
+func (lr *Reader) fill() {
+	if lr.r > 0 {
+		lr.w = copy(lr.buf, lr.buf[lr.r:lr.w])
+		lr.r = 0
+	}
+	if lr.w == len(lr.buf) {
+		n := 2 * len(lr.buf)
+		if n > lr.max+2 {
+			n = lr.max + 2 // enough to tell a line over the bound
+		}
+		grown := make([]byte, n)
+		copy(grown, lr.buf[:lr.w])
+		lr.buf = grown
+	}
+	n, err := lr.src.Read(lr.buf[lr.w:])
+	lr.w += n
+	switch {
+	case err == io.EOF:
+		lr.eof = true
+	case err != nil:
+		lr.err = err
 	}
 }

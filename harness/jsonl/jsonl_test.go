@@ -2,6 +2,7 @@ package jsonl
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -55,5 +56,58 @@ func TestNext(t *testing.T) {
 				t.Fatalf("err = %v, want line 2 too long", err)
 			}
 		})
+	}
+}
+
+// TestFileLines: a File yields the same lines, numbers and offsets whether
+// it is read whole or streamed, on every pass, and a pass stops at its
+// limit (the second pass reads only the committed bytes).
+func TestFileLines(t *testing.T) {
+	long := strings.Repeat("y", 2*ReadBufferSize+17) // spans read chunks when streamed
+	small := "a\nbb\r\n" + long + "\n{\"torn"
+	big := small[:len(small)-len("{\"torn")] + strings.Repeat(strings.Repeat("z", 1023)+"\n", WholeBytes/1024) + "{\"torn"
+	tests := []struct {
+		name  string
+		in    string
+		limit int64
+	}{
+		{name: "whole", in: small, limit: int64(len(small))},
+		{name: "whole, committed only", in: small, limit: int64(len(small) - len("{\"torn"))},
+		{name: "streamed", in: big, limit: int64(len(big))},
+		{name: "streamed, committed only", in: big, limit: int64(len(big) - len("{\"torn"))},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			want := readAll(t, NewReader(strings.NewReader(tc.in[:tc.limit])))
+			f := NewFile(strings.NewReader(tc.in), int64(len(tc.in)))
+			defer f.Release()
+			for pass := 1; pass <= 2; pass++ {
+				got := readAll(t, f.Lines(tc.limit))
+				if len(got) != len(want) {
+					t.Fatalf("pass %d: %d lines, want %d", pass, len(got), len(want))
+				}
+				for i := range got {
+					if got[i] != want[i] {
+						t.Fatalf("pass %d, line %d: %.30q, want %.30q", pass, i+1, got[i], want[i])
+					}
+				}
+			}
+		})
+	}
+}
+
+// readAll renders each line with its number, offset and termination.
+func readAll(t *testing.T, lr *Reader) []string {
+	t.Helper()
+	var out []string
+	for {
+		line, term, err := lr.Next()
+		if errors.Is(err, io.EOF) {
+			return out
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, fmt.Sprintf("%d@%d %v %s", lr.Line, lr.Off, term, line))
 	}
 }

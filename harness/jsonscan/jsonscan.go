@@ -13,6 +13,7 @@ package jsonscan
 import (
 	"bytes"
 	"encoding/binary"
+	"math/bits"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -50,52 +51,75 @@ func (s *Scanner) WS() {
 // Str scans a string at s.I (the opening quote) and returns its raw
 // contents (between the quotes) and whether it holds escapes.
 func (s *Scanner) Str() (raw []byte, esc, ok bool) {
+	raw, esc, _, ok = s.str()
+	return raw, esc, ok
+}
+
+// special marks, with the high bit of each byte, the bytes of x that end a
+// plain run of a string: a quote, a backslash or a control character. A
+// borrow only carries into the bytes above a marked one, so the lowest mark
+// is exact, which is the only one str uses.
+func special(x uint64) uint64 {
+	q := x ^ ('"' * swarOnes)
+	k := x ^ ('\\' * swarOnes)
+	return (((q - swarOnes) &^ q) | ((k - swarOnes) &^ k) | ((x - 0x20*swarOnes) &^ x)) & swarHighs
+}
+
+// str is Str that also reports whether the string holds a non-ASCII byte,
+// so Text checks UTF-8 only when it could be invalid.
+func (s *Scanner) str() (raw []byte, esc, high, ok bool) {
 	b := s.B
 	if s.I >= len(b) || b[s.I] != '"' {
-		return nil, false, false
+		return nil, false, false, false
 	}
 	start := s.I + 1
 	i := start
+	var hi uint64 // high bits of the plain bytes skipped eight at a time
 	for {
-		// Skip eight plain bytes at a time: no quote, backslash or
-		// control character among them.
+		// Skip eight plain bytes at a time, then jump straight to the
+		// first special one: transcript text has an escape every few
+		// dozen bytes, so stepping there byte by byte cost more than the
+		// skipping.
 		for i+8 <= len(b) {
 			x := binary.LittleEndian.Uint64(b[i:])
-			q := x ^ ('"' * swarOnes)
-			k := x ^ ('\\' * swarOnes)
-			special := ((q - swarOnes) &^ q) | ((k - swarOnes) &^ k) | ((x - 0x20*swarOnes) &^ x)
-			if special&swarHighs != 0 {
+			if m := special(x); m != 0 {
+				n := uint(bits.TrailingZeros64(m)) &^ 7 // bit offset of the special byte
+				hi |= x & (1<<n - 1)
+				i += int(n >> 3)
 				break
 			}
+			hi |= x
 			i += 8
 		}
 		if i >= len(b) {
-			return nil, false, false
+			return nil, false, false, false
 		}
 		c := b[i]
 		switch {
 		case c == '"':
 			s.I = i + 1
-			return b[start:i], esc, true
+			return b[start:i], esc, hi&swarHighs != 0, true
 		case c == '\\':
 			esc = true
 			if i+1 >= len(b) {
-				return nil, false, false
+				return nil, false, false, false
 			}
 			switch b[i+1] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				i += 2
 			case 'u':
 				if i+6 > len(b) || !isHex(b[i+2]) || !isHex(b[i+3]) || !isHex(b[i+4]) || !isHex(b[i+5]) {
-					return nil, false, false
+					return nil, false, false, false
 				}
 				i += 6
 			default:
-				return nil, false, false
+				return nil, false, false, false
 			}
 		case c < 0x20:
-			return nil, false, false
+			return nil, false, false, false
 		default:
+			// A plain byte in the last eight of the line.
+			hi |= uint64(c) << 56
 			i++
 		}
 	}
@@ -108,68 +132,87 @@ func isHex(c byte) bool {
 // Text scans a string value and returns it as encoding/json would decode
 // it: escapes resolved, invalid UTF-8 replaced.
 func (s *Scanner) Text() (string, bool) {
-	raw, esc, ok := s.Str()
+	raw, esc, high, ok := s.str()
 	if !ok {
 		return "", false
 	}
-	if !esc && utf8.Valid(raw) {
+	if !esc && (!high || utf8.Valid(raw)) {
 		return string(raw), true
 	}
-	return unescape(raw), true
+	return unescape(raw, high), true
 }
 
 // unescape resolves the escapes of a string str already validated, exactly
 // as encoding/json's unquote does: a surrogate pair becomes one rune, a lone
-// surrogate and each invalid UTF-8 byte become U+FFFD.
-func unescape(raw []byte) string {
+// surrogate and each invalid UTF-8 byte become U+FFFD. The plain runs
+// between escapes are copied whole; high says whether they may hold
+// non-ASCII bytes, which must then be valid UTF-8 to be copied as they are.
+func unescape(raw []byte, high bool) string {
 	b := make([]byte, 0, len(raw))
 	for r := 0; r < len(raw); {
-		c := raw[r]
-		switch {
-		case c == '\\':
-			switch e := raw[r+1]; e {
-			case 'b':
-				b = append(b, '\b')
-			case 'f':
-				b = append(b, '\f')
-			case 'n':
-				b = append(b, '\n')
-			case 'r':
-				b = append(b, '\r')
-			case 't':
-				b = append(b, '\t')
-			case 'u':
-				rr := hex4(raw[r+2:])
-				r += 6
-				if utf16.IsSurrogate(rr) {
-					rr1 := rune(-1)
-					if r+6 <= len(raw) && raw[r] == '\\' && raw[r+1] == 'u' {
-						rr1 = hex4(raw[r+2:])
-					}
-					if dec := utf16.DecodeRune(rr, rr1); dec != unicode.ReplacementChar {
-						r += 6
-						b = utf8.AppendRune(b, dec)
-						continue
-					}
-					rr = unicode.ReplacementChar
-				}
-				b = utf8.AppendRune(b, rr)
-				continue
-			default: // '"', '\\', '/'
-				b = append(b, e)
-			}
-			r += 2
-		case c < utf8.RuneSelf:
-			b = append(b, c)
-			r++
-		default:
-			rr, size := utf8.DecodeRune(raw[r:])
-			b = utf8.AppendRune(b, rr)
-			r += size
+		k := bytes.IndexByte(raw[r:], '\\')
+		if k < 0 {
+			k = len(raw) - r
 		}
+		if run := raw[r : r+k]; !high || utf8.Valid(run) {
+			b = append(b, run...)
+		} else {
+			b = appendValid(b, run)
+		}
+		r += k
+		if r >= len(raw) {
+			break
+		}
+		switch e := raw[r+1]; e {
+		case 'b':
+			b = append(b, '\b')
+		case 'f':
+			b = append(b, '\f')
+		case 'n':
+			b = append(b, '\n')
+		case 'r':
+			b = append(b, '\r')
+		case 't':
+			b = append(b, '\t')
+		case 'u':
+			rr := hex4(raw[r+2:])
+			r += 6
+			if utf16.IsSurrogate(rr) {
+				rr1 := rune(-1)
+				if r+6 <= len(raw) && raw[r] == '\\' && raw[r+1] == 'u' {
+					rr1 = hex4(raw[r+2:])
+				}
+				if dec := utf16.DecodeRune(rr, rr1); dec != unicode.ReplacementChar {
+					r += 6
+					b = utf8.AppendRune(b, dec)
+					continue
+				}
+				rr = unicode.ReplacementChar
+			}
+			b = utf8.AppendRune(b, rr)
+			continue
+		default: // '"', '\\', '/'
+			b = append(b, e)
+		}
+		r += 2
 	}
 	// b is not used again: hand it over without another copy.
 	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// appendValid appends run with each invalid UTF-8 byte replaced by U+FFFD.
+func appendValid(b, run []byte) []byte {
+	for r := 0; r < len(run); {
+		if c := run[r]; c < utf8.RuneSelf {
+			b = append(b, c)
+			r++
+			continue
+		}
+		rr, size := utf8.DecodeRune(run[r:])
+		b = utf8.AppendRune(b, rr)
+		r += size
+	}
+	return b
 }
 
 // hex4 reads four hex digits (already validated).

@@ -40,3 +40,37 @@ func TestTextUnescapes(t *testing.T) {
 		}
 	}
 }
+
+// TestTextAgreesWithEncodingJSON: Text decodes strings exactly as
+// encoding/json does, across the cases the word-at-a-time scan and the
+// run-copying unescape treat specially: specials at every offset of an
+// eight-byte word, strings ending in the last word of the line, invalid
+// UTF-8 beside escapes, lone and paired surrogates, and control bytes.
+func TestTextAgreesWithEncodingJSON(t *testing.T) {
+	inputs := []string{
+		`"0123456\n89abcdef"`, `"01234567\\"`, `"0\"2345678"`, `"0123456789abcdef\t"`, `""`, `"a"`, `"abcdefg"`,
+		`"abcdefgh"`, `"ab\u00e9cdefghijklmnop\\qrs"`, "\"caf\xc3\xa9 na\xc3\xafve \\n r\xc3\xa9sum\xc3\xa9\"",
+		"\"bad \xff byte\\nafter\"", "\"bad \xc3 cut\\\\\xe2\x82\"", "\"0123456\xff\"", "\"\xf0\x9f\x98\x80 emoji \\u2713\"",
+		`"\ud800 lone"`, `"\ud83d\ude00\ud83d"`, `"\udc00\ud800\udc00"`, "\"ctrl \x01 byte\"", "\"0123456789\x1f\"",
+		`"unterminated`, `"bad \x escape"`, `"\u12"`, `"` + strings.Repeat(`line \"q\" \t tab `, 20) + `"`,
+	}
+	for _, in := range inputs {
+		var std string
+		err := json.Unmarshal([]byte(in), &std)
+		tails := []string{""}
+		if err == nil { // what follows a valid string must not change it
+			tails = append(tails, "}", ",\"k\":1}")
+		}
+		for _, tail := range tails {
+			line := in + tail
+			s := &Scanner{B: []byte(line)}
+			got, ok := s.Text()
+			if ok != (err == nil) || got != std {
+				t.Errorf("Text(%.40q) = %q, %v; encoding/json: %q, %v", line, got, ok, std, err)
+			}
+			if ok && s.I != len(in) {
+				t.Errorf("Text(%.40q) stopped at %d, want %d", line, s.I, len(in))
+			}
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/notesoup/notesoup/harness/jsonl"
 	"github.com/notesoup/notesoup/shared/history"
 )
 
@@ -101,7 +102,11 @@ func (ix *index) refuseRetry(line int, format string, args ...any) error {
 
 // decode runs both passes over r.
 func decode(r io.ReaderAt, size int64, path string, opts history.DecodeOptions, emit history.EmitFunc) (history.Summary, error) {
-	ix, err := buildIndex(r, size, path)
+	// Both passes read through one jsonl.File: a session file is read
+	// once, into a pooled buffer, unless it is too large to hold.
+	f := jsonl.NewFile(r, size)
+	defer f.Release()
+	ix, err := buildIndex(f, size, path)
 	if err != nil {
 		return refusalSummary(err), err
 	}
@@ -110,7 +115,7 @@ func decode(r io.ReaderAt, size int64, path string, opts history.DecodeOptions, 
 		return refusalSummary(err), err
 	}
 	sum := ix.summary(head)
-	if err := ix.emit(r, emit); err != nil {
+	if err := ix.emit(f, emit); err != nil {
 		var re *RefusalError
 		if errors.As(err, &re) {
 			sum.Notes = append(sum.Notes, refusalSummary(err).Notes...)
@@ -132,7 +137,7 @@ func refusalSummary(err error) history.Summary {
 
 // buildIndex is the first pass: validate every committed line, allocate
 // addresses in append order and record the tree links.
-func buildIndex(r io.ReaderAt, size int64, path string) (*index, error) {
+func buildIndex(f *jsonl.File, size int64, path string) (*index, error) {
 	ix := &index{
 		path:    path,
 		ids:     newIDIndex(),
@@ -141,7 +146,7 @@ func buildIndex(r io.ReaderAt, size int64, path string) (*index, error) {
 		pairs:   make(map[int64]int64),
 		seed:    maphash.MakeSeed(),
 	}
-	lr := newLineReader(io.NewSectionReader(r, 0, size))
+	lr := f.Lines(size)
 	first, terminated, err := lr.Next()
 	if err == io.EOF || (err == nil && !terminated && len(bytes.TrimSpace(first)) == 0) {
 		return nil, ix.refuseRetry(0, "the file is empty: Pi writes a session file with its header once the first reply exists; retry when it has one")
@@ -439,8 +444,8 @@ func (ix *index) summary(head int32) history.Summary {
 
 // emit is the second pass: re-read the committed bytes and emit the entries
 // on the active path in file (= seq) order.
-func (ix *index) emit(r io.ReaderAt, emit history.EmitFunc) error {
-	lr := newLineReader(io.NewSectionReader(r, 0, ix.committed))
+func (ix *index) emit(f *jsonl.File, emit history.EmitFunc) error {
+	lr := f.Lines(ix.committed)
 	if _, _, err := lr.Next(); err != nil { // the header
 		return ix.changed(1)
 	}
