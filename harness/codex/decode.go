@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/notesoup/notesoup/harness/jsonl"
 	"github.com/notesoup/notesoup/shared/history"
 )
 
@@ -37,6 +38,7 @@ var _ history.Decoder = Decoder{}
 type source struct {
 	path      string
 	f         *os.File
+	lines     *jsonl.File // both passes' reads of f (one, when it is small)
 	limit     int64 // bytes that may be read (end_byte_offset for a parent)
 	endOrd    int64 // lines with ordinal >= endOrd are not inherited; -1: none
 	inherited bool
@@ -65,6 +67,9 @@ func (d Decoder) Decode(sess history.Session, opts history.DecodeOptions, emit h
 	chain := []*source{own}
 	defer func() {
 		for _, s := range chain {
+			if s.lines != nil {
+				s.lines.Release()
+			}
 			s.f.Close()
 		}
 	}()
@@ -73,6 +78,7 @@ func (d Decoder) Decode(sess history.Session, opts history.DecodeOptions, emit h
 		return history.Summary{}, fmt.Errorf("codex history: stat rollout: %w", err)
 	}
 	own.limit = fi.Size()
+	own.lines = jsonl.NewFile(f, own.limit)
 	meta, err := readMeta(own)
 	if err != nil {
 		return refusalSummary(err), err
@@ -105,6 +111,7 @@ func (d Decoder) Decode(sess history.Session, opts history.DecodeOptions, emit h
 			return history.Summary{}, fmt.Errorf("codex history: stat %s: %w", parent, err)
 		}
 		ps.limit = pfi.Size()
+		ps.lines = jsonl.NewFile(pf, ps.limit)
 		if hb.EndByteOffset != nil && *hb.EndByteOffset >= 0 {
 			if *hb.EndByteOffset > ps.limit {
 				// What the parent still holds is shown, but whatever is
@@ -143,7 +150,7 @@ func (d Decoder) Decode(sess history.Session, opts history.DecodeOptions, emit h
 
 // readMeta reads a rollout's first line, which must be its session_meta.
 func readMeta(s *source) (*sessionMeta, error) {
-	lr := newLineReader(io.NewSectionReader(s.f, 0, s.limit))
+	lr := s.lines.Lines(s.limit)
 	line, terminated, err := lr.Next()
 	if err == io.EOF {
 		return nil, &RefusalError{Path: s.path, Reason: "the rollout is empty: Codex writes session_meta first; retry once it has", Retry: true}
@@ -244,7 +251,7 @@ func (d *decoder) lines(s *source, withText, first bool, fn func(r *record, line
 	if !first {
 		limit = s.committed
 	}
-	lr := newLineReader(io.NewSectionReader(s.f, 0, limit))
+	lr := s.lines.Lines(limit)
 	for {
 		line, terminated, err := lr.Next()
 		if err == io.EOF {
