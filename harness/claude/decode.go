@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/notesoup/notesoup/harness/jsonl"
 	"github.com/notesoup/notesoup/shared/history"
 )
 
@@ -181,6 +182,7 @@ type graph struct {
 	tools    []toolRef // every tool block of every present row, seq order
 	nextSeq  int64
 	size     int64 // bytes of complete lines read in pass 1
+	read     int64 // bytes read in pass 1, a final unterminated line included
 	lines    int   // lines read in pass 1 (including a tolerated final line)
 	lastOK   bool  // the final unterminated line was a complete record
 }
@@ -258,15 +260,10 @@ func sessionID(sess history.Session) string {
 var bootProbe = []byte("notesoup-boot")
 
 // readGraph is the first pass.
-func readGraph(path, sid string) (*graph, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("claude transcript: %w", err)
-	}
-	defer f.Close()
+func readGraph(f *jsonl.File, size int64, path, sid string) (*graph, error) {
 	g := &graph{path: path, sid: sid, byKey: map[uuidKey]int32{}, byStr: map[string]int32{}, strs: map[int32]string{},
 		links: map[int32]boundaryLinks{}, boots: map[int32]int32{}, detached: map[int32]bool{}, nextSeq: 1}
-	lr := newLineReader(f, path)
+	lr := newLineReader(f, size, path)
 	for {
 		line, terminated, err := lr.next()
 		if errors.Is(err, io.EOF) {
@@ -302,7 +299,7 @@ func readGraph(path, sid string) (*graph, error) {
 			return nil, err
 		}
 	}
-	g.size = lr.consumed
+	g.size, g.read = lr.consumed, lr.r.Off
 	return g, nil
 }
 
@@ -875,7 +872,20 @@ func (g *graph) selectedBySeq(p *projection) []int32 {
 // Decode implements history.Decoder.
 func (Decoder) Decode(sess history.Session, opts history.DecodeOptions, emit history.EmitFunc) (history.Summary, error) {
 	sid := sessionID(sess)
-	g, err := readGraph(sess.Path, sid)
+	f, err := os.Open(sess.Path)
+	if err != nil {
+		return history.Summary{}, fmt.Errorf("claude transcript: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return history.Summary{}, fmt.Errorf("claude transcript: %w", err)
+	}
+	// Both passes read through one jsonl.File: a transcript is read once,
+	// into a pooled buffer, unless it is too large to hold.
+	lf := jsonl.NewFile(f, fi.Size())
+	defer lf.Release()
+	g, err := readGraph(lf, fi.Size(), sess.Path, sid)
 	if err != nil {
 		return history.Summary{}, err
 	}
@@ -893,29 +903,20 @@ func (Decoder) Decode(sess history.Session, opts history.DecodeOptions, emit his
 	// The graph's uuid index is no longer needed; let it go before the text
 	// pass allocates.
 	g.byKey, g.byStr = nil, nil
-	return sum, g.emitText(p, order, emit)
+	return sum, g.emitText(lf, p, order, emit)
 }
 
 // emitText is the second pass: it re-reads the bytes the first pass read
 // and emits the selected rows' events in seq order.
-func (g *graph) emitText(p *projection, order []int32, emit history.EmitFunc) error {
+func (g *graph) emitText(f *jsonl.File, p *projection, order []int32, emit history.EmitFunc) error {
 	if len(order) == 0 {
 		return nil
 	}
-	f, err := os.Open(g.path)
-	if err != nil {
-		return fmt.Errorf("claude transcript: %w", err)
-	}
-	defer f.Close()
 	limit := g.size
 	if g.lastOK {
-		limit = -1 // the complete final line is read too
+		limit = g.read // the complete final line is read too
 	}
-	var r io.Reader = f
-	if limit >= 0 {
-		r = io.LimitReader(f, limit)
-	}
-	lr := newLineReader(r, g.path)
+	lr := newLineReader(f, limit, g.path)
 	names := map[int64]string{} // open calls' tool names, for their results
 	k := 0
 	for k < len(order) {
