@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/notesoup/notesoup/harness/jsonl"
@@ -148,12 +149,32 @@ func (s *nodeStore) at(i int32) *node {
 
 func (s *nodeStore) add(nd node) int32 {
 	if s.n>>nodeChunkBits == len(s.chunks) {
-		s.chunks = append(s.chunks, make([]node, 0, 1<<nodeChunkBits))
+		c, ok := nodeChunks.Get().(*[]node)
+		if !ok {
+			c = new([]node)
+			*c = make([]node, 0, 1<<nodeChunkBits)
+		}
+		s.chunks = append(s.chunks, (*c)[:0])
 	}
 	c := &s.chunks[len(s.chunks)-1]
 	*c = append(*c, nd)
 	s.n++
 	return int32(s.n - 1)
+}
+
+// nodeChunks recycles node chunks between decodes: a chunk is a few hundred
+// KiB, and allocating one for every small transcript was most of what a
+// decode allocated.
+var nodeChunks sync.Pool
+
+// release hands the chunks back for the next decode; the store is empty
+// after it.
+func (s *nodeStore) release() {
+	for i := range s.chunks {
+		c := s.chunks[i][:0]
+		nodeChunks.Put(&c)
+	}
+	s.chunks, s.n = nil, 0
 }
 
 // ord is a resolved window: a known ordinal, or the missing uuid that cut
@@ -889,6 +910,7 @@ func (Decoder) Decode(sess history.Session, opts history.DecodeOptions, emit his
 	if err != nil {
 		return history.Summary{}, err
 	}
+	defer g.nodes.release()
 	head, err := g.selectHead(opts.Head)
 	if err != nil {
 		return history.Summary{}, err

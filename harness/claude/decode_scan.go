@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/notesoup/notesoup/harness/jsonscan"
 )
 
 // A small JSON scanner for transcript lines. encoding/json scans every byte
@@ -230,14 +232,6 @@ func validNumber(b []byte, i int) (int, error) {
 	return i, nil
 }
 
-// plainStringByte marks the bytes a string can hold unescaped without ending.
-var plainStringByte = func() (t [256]bool) {
-	for c := 0x20; c < 256; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
-
 func isHex(c byte) bool {
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
 }
@@ -270,12 +264,9 @@ func validString(b []byte, i int) (int, error) {
 		case c < 0x20:
 			return i, &syntaxError{i, "control character in string"}
 		default:
-			// Jump to the next quote, backslash or control character.
-			j := i + 1
-			for j < len(b) && plainStringByte[b[j]] {
-				j++
-			}
-			i = j
+			// Jump to the next quote, backslash or control character,
+			// eight bytes at a time.
+			i = jsonscan.PlainRun(b, i+1)
 		}
 	}
 	return i, &syntaxError{start, "unterminated string"}

@@ -39,8 +39,8 @@ type source struct {
 	path      string
 	f         *os.File
 	lines     *jsonl.File // both passes' reads of f (one, when it is small)
-	limit     int64 // bytes that may be read (end_byte_offset for a parent)
-	endOrd    int64 // lines with ordinal >= endOrd are not inherited; -1: none
+	limit     int64       // bytes that may be read (end_byte_offset for a parent)
+	endOrd    int64       // lines with ordinal >= endOrd are not inherited; -1: none
 	inherited bool
 	committed int64 // bytes of committed lines, found by the first pass
 }

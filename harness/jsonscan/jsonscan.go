@@ -65,6 +65,22 @@ func special(x uint64) uint64 {
 	return (((q - swarOnes) &^ q) | ((k - swarOnes) &^ k) | ((x - 0x20*swarOnes) &^ x)) & swarHighs
 }
 
+// PlainRun returns the offset of the first byte at or after i that ends a
+// plain run of a JSON string (a quote, a backslash or a control character),
+// or len(b): the word-at-a-time skip of Str, for scanners of their own.
+func PlainRun(b []byte, i int) int {
+	for i+8 <= len(b) {
+		if m := special(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+		i += 8
+	}
+	for i < len(b) && b[i] >= 0x20 && b[i] != '"' && b[i] != '\\' {
+		i++
+	}
+	return i
+}
+
 // str is Str that also reports whether the string holds a non-ASCII byte,
 // so Text checks UTF-8 only when it could be invalid.
 func (s *Scanner) str() (raw []byte, esc, high, ok bool) {
