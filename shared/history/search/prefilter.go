@@ -1,9 +1,6 @@
 package search
 
-import (
-	"bytes"
-	"strings"
-)
+import "strings"
 
 // A raw-bytes prefilter proves, without decoding, that a transcript holds no
 // event a history_list query would match, so only candidate files are
@@ -28,6 +25,15 @@ import (
 // Requiring every atom somewhere in the file, not side by side, is weaker
 // than the match itself: it may let a file through that then decodes to no
 // match, never the reverse.
+//
+// The raw bytes are searched as they are read, never lower-cased into a
+// copy: an atom is found by a vector kernel that stops only where its two
+// rarest bytes both appear, each in either case, at their distance (every
+// occurrence of the atom in any case has them there), and each stop is
+// checked byte by byte. Escapes are looked for the same way (a backslash
+// with a plausible hex digit four bytes on, then checked). The file is cut
+// into chunks that repeat the last overlap() bytes of the previous one, so
+// nothing that straddles a boundary is missed.
 
 // synthesizedWords are the words decoders write into event text or tool
 // names themselves (Pi's "Ran `cmd`" and "[request failed] ", Codex's
@@ -40,9 +46,8 @@ type plan struct {
 	// atoms are the lower-cased atoms the file must contain, longest first
 	// (the longest is usually the rarest, so a miss is found soonest).
 	atoms []string
-	// anchors[i] is the offset of atoms[i]'s rarest byte, where the search
-	// for it starts (see indexAnchored).
-	anchors []int
+	// probes[i] finds candidate starts of atoms[i].
+	probes []probe
 	// ok is false when the query cannot be prefiltered: not ASCII, or no
 	// atom that proves anything. Every file is then decoded.
 	ok bool
@@ -86,11 +91,11 @@ func newPlan(query string) plan {
 			kept = append(kept, a)
 		}
 	}
-	anchors := make([]int, len(kept))
+	probes := make([]probe, len(kept))
 	for i, a := range kept {
-		anchors[i] = rarest(a)
+		probes[i] = atomProbe(a)
 	}
-	return plan{atoms: kept, anchors: anchors, ok: true}
+	return plan{atoms: kept, probes: probes, ok: true}
 }
 
 // byteRank orders lower-case letters and digits from rarest to most common
@@ -98,39 +103,60 @@ func newPlan(query string) plan {
 // with the fewest false starts.
 const byteRank = "qjzx9876vk5w4y3bf2gh1mp0udcl_sniortae"
 
-// rarest returns the offset of a's rarest byte.
-func rarest(a string) int {
-	best, rank := 0, len(byteRank)+1
-	for i := 0; i < len(a); i++ {
-		r := strings.IndexByte(byteRank, a[i])
-		if r < 0 {
-			r = len(byteRank)
-		}
-		if r < rank {
-			best, rank = i, r
-		}
+// rank is c's place in byteRank (rarer is lower).
+func rank(c byte) int {
+	if r := strings.IndexByte(byteRank, c); r >= 0 {
+		return r
 	}
-	return best
+	return len(byteRank)
 }
 
-// indexAnchored finds a in b by searching for a[at:] (vectorised bytes.Index
-// starting at a rare byte skips ahead further between candidates than one
-// starting at a common one) and checking the at bytes before each hit.
-func indexAnchored(b []byte, a string, at int) int {
-	tail := []byte(a[at:])
-	for off := at; off <= len(b)-len(tail); {
-		i := bytes.Index(b[off:], tail)
-		if i < 0 {
-			return -1
+// anchors returns the offsets of a's two rarest bytes, first < second; a
+// one-byte atom has one offset, returned twice.
+func anchors(a string) (int, int) {
+	best, next := 0, -1
+	for i := 1; i < len(a); i++ {
+		switch {
+		case rank(a[i]) < rank(a[best]):
+			best, next = i, best
+		case next < 0 || rank(a[i]) < rank(a[next]):
+			next = i
 		}
-		start := off + i - at
-		if string(b[start:start+at]) == a[:at] {
-			return start
-		}
-		off += i + 1
 	}
-	return -1
+	if next < 0 {
+		return best, best
+	}
+	return min(best, next), max(best, next)
 }
+
+// foldMask is what to OR into a text byte before comparing it with the
+// atom byte c: 0x20 folds a letter to lower case (c|0x20 is c only for c
+// and its upper case); digits compare exactly (0x20 would fold control
+// bytes onto them).
+func foldMask(c byte) byte {
+	if c >= 'a' && c <= 'z' {
+		return 0x20
+	}
+	return 0
+}
+
+// probe finds candidate starts of an atom: its two rarest bytes, each in
+// either case, at their distance.
+type probe struct {
+	q pairQuery
+	// at is the offset of the first of the two bytes in the atom.
+	at int
+}
+
+func atomProbe(a string) probe {
+	o1, o2 := anchors(a)
+	return probe{q: pairQuery{d: o2 - o1, c1: a[o1], m1: foldMask(a[o1]), c2: a[o2], m2: foldMask(a[o2])}, at: o1}
+}
+
+// escapeProbe finds candidate \u00XX escapes of a letter or digit
+// (0x30-0x7a): a backslash with '3' to '7' four bytes on. A JSON writer
+// escapes control bytes (\u001b) far more often, and those fail the test.
+var escapeProbe = pairQuery{d: 4, c1: '\\', c2: '3', r2: '7' - '3'}
 
 func synthesized(atom string) bool {
 	for _, w := range synthesizedWords {
@@ -143,6 +169,40 @@ func synthesized(atom string) bool {
 
 func isAlnum(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// equalFoldAtom reports whether b is the lower-case atom a with ASCII
+// letters in either case.
+func equalFoldAtom(b []byte, a string) bool {
+	for i := 0; i < len(a); i++ {
+		if b[i]|foldMask(a[i]) != a[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// indexAtom returns the first start of atom a (with probe p) in b, in
+// either case, or -1.
+func indexAtom(b []byte, a string, p *probe) int {
+	if len(b) < len(a) {
+		return -1
+	}
+	// Starts run over [0, len(b)-len(a)]; the probe's bytes are at
+	// start+at and start+at+d, so s is b[at:] cut where the atom would run
+	// off the end, and a hit at i in s is a start at i in b.
+	s := b[p.at : len(b)-len(a)+1+p.at+p.q.d]
+	for from := 0; ; {
+		i := indexPair(s[from:], &p.q)
+		if i < 0 {
+			return -1
+		}
+		at := from + i
+		if equalFoldAtom(b[at:], a) {
+			return at
+		}
+		from = at + 1
+	}
 }
 
 // scanner runs a plan over a file's bytes, chunk by chunk.
@@ -171,29 +231,22 @@ func (s *scanner) overlap() int {
 	return n
 }
 
-// feed scans one lower-cased chunk (which repeats the previous chunk's
-// last overlap() bytes) for the atoms. done reports that the answer is
-// settled: every atom was found (the file is a candidate).
-func (s *scanner) feed(folded []byte) (done bool) {
+// feed scans one chunk of raw file bytes (which repeats the previous
+// chunk's last overlap() bytes) for the atoms, in either case, and for
+// escapes. done reports that the answer is settled: every atom was found,
+// or an escaped letter makes their absence prove nothing (either way the
+// file is a candidate).
+func (s *scanner) feed(b []byte) (done bool) {
 	for i, a := range s.p.atoms {
-		if !s.found[i] && indexAnchored(folded, a, s.p.anchors[i]) >= 0 {
+		if !s.found[i] && indexAtom(b, a, &s.p.probes[i]) >= 0 {
 			s.found[i] = true
 			s.missing--
 		}
 	}
-	return s.missing == 0
-}
-
-// feedRaw folds a chunk into scratch (grown as needed) and feeds it.
-func (s *scanner) feedRaw(chunk []byte, scratch *[]byte) bool {
-	if cap(*scratch) < len(chunk) {
-		*scratch = make([]byte, len(chunk))
-	}
-	f := (*scratch)[:len(chunk)]
-	if foldLower(f, chunk) {
+	if s.missing > 0 && !s.escaped && hasAlnumEscape(b) {
 		s.escaped = true
 	}
-	return s.feed(f)
+	return s.candidate()
 }
 
 // candidate reports, after the whole file was fed, whether it may match.
@@ -203,16 +256,32 @@ func (s *scanner) candidate() bool { return s.missing == 0 || s.escaped }
 // letter or digit. An escaped backslash before it ("\\u0041") is a literal
 // backslash, not an escape; counting it anyway only costs a decode.
 func hasAlnumEscape(b []byte) bool {
-	for {
-		i := bytes.Index(b, []byte(`\u00`))
-		if i < 0 || i+6 > len(b) {
+	if len(b) < len(`\u0041`) {
+		return false
+	}
+	// The probe reads the byte four on; the escape needs one more.
+	s := b[:len(b)-1]
+	for from := 0; ; {
+		i := indexPair(s[from:], &escapeProbe)
+		if i < 0 {
 			return false
 		}
-		if c, ok := hexByte(b[i+4], b[i+5]); ok && isAlnum(c) {
+		at := from + i
+		if isAlnumEscape(b[at : at+6]) {
 			return true
 		}
-		b = b[i+4:]
+		from = at + 1
 	}
+}
+
+// isAlnumEscape reports whether e (six bytes) is \u00XX escaping a letter
+// or digit.
+func isAlnumEscape(e []byte) bool {
+	if e[0] != '\\' || e[1] != 'u' || e[2] != '0' || e[3] != '0' {
+		return false
+	}
+	c, ok := hexByte(e[4], e[5])
+	return ok && isAlnum(c)
 }
 
 func hexByte(h, l byte) (byte, bool) {

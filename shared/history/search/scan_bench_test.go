@@ -24,37 +24,63 @@ func benchData(b *testing.B) []byte {
 	return bytes.Repeat(one, (32<<20)/len(one)+1)
 }
 
+// BenchmarkScanParts measures the raw scan's parts over transcript bytes in
+// chunks, as a worker sees them: the copy a read makes, the search for one
+// atom that never occurs (memchr on its rarest byte in both cases, as
+// before the pair kernel, beside the kernel), the escape check, and the
+// whole scanner.
 func BenchmarkScanParts(b *testing.B) {
 	data := benchData(b)
-	fold := make([]byte, chunkBytes)
-	b.Run("fold", func(b *testing.B) {
+	buf := make([]byte, chunkBytes)
+	chunks := func(f func(c []byte)) {
+		for off := 0; off < len(data); off += chunkBytes {
+			f(buf[:copy(buf, data[off:min(len(data), off+chunkBytes)])])
+		}
+	}
+	b.Run("copy", func(b *testing.B) {
 		b.SetBytes(int64(len(data)))
 		for b.Loop() {
-			for off := 0; off < len(data); off += chunkBytes {
-				end := min(len(data), off+chunkBytes)
-				foldLower(fold[:end-off], data[off:end])
-			}
+			chunks(func([]byte) {})
 		}
 	})
-	b.Run("index", func(b *testing.B) {
+	const absent = "corpuz" // not in the data: searched to the end
+	p := newPlan(absent)
+	b.Run("memchr", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		q := pairQuery{c1: 'p', m1: 0x20, c2: 'p', m2: 0x20}
+		for b.Loop() {
+			chunks(func(c []byte) {
+				for from := 0; ; {
+					i := indexPairGeneric(c[from:], &q)
+					if i < 0 {
+						break
+					}
+					from += i + 1
+				}
+			})
+		}
+	})
+	b.Run("pair", func(b *testing.B) {
 		b.SetBytes(int64(len(data)))
 		for b.Loop() {
-			bytes.Index(data, []byte("corpus"))
+			chunks(func(c []byte) {
+				if indexAtom(c, absent, &p.probes[0]) >= 0 {
+					b.Fatal("found the absent atom")
+				}
+			})
 		}
 	})
 	b.Run("escapes", func(b *testing.B) {
 		b.SetBytes(int64(len(data)))
 		for b.Loop() {
-			hasAlnumEscape(data)
+			chunks(func(c []byte) { hasAlnumEscape(c) })
 		}
 	})
 	b.Run("scanner", func(b *testing.B) {
 		b.SetBytes(int64(len(data)))
 		for b.Loop() {
 			sc := newScanner(newPlan("corpus-needle-1"))
-			for off := 0; off < len(data); off += chunkBytes {
-				sc.feedRaw(data[off:min(len(data), off+chunkBytes)], &fold)
-			}
+			chunks(func(c []byte) { sc.feed(c) })
 		}
 	})
 }

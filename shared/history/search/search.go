@@ -32,9 +32,12 @@ const (
 	// them all.
 	DefaultPerSession = 5
 	// chunkBytes is the read size of the raw scan: big enough that read
-	// calls cost nothing, small enough that a worker's buffer stays small
-	// whatever the file size.
-	chunkBytes = 1 << 20
+	// calls cost little, small enough that the chunk the kernel copied in
+	// is still in the core's L2 cache when the scan reads it, and that a
+	// worker's buffer stays small whatever the file size. It must hold
+	// firstLineMax (the fork check reads the first line from the first
+	// chunk).
+	chunkBytes = 256 << 10
 )
 
 // Source is one harness's sessions.
@@ -222,9 +225,8 @@ type searcher struct {
 
 // worker searches files one at a time with its own read buffer.
 type worker struct {
-	s    *searcher
-	buf  []byte // read buffer where mmap is unavailable
-	fold []byte // the current chunk, lower-cased
+	s   *searcher
+	buf []byte // read buffer
 	// first is the first line of the file scanned last.
 	first []byte
 	tail  []byte // the tail read for a key
@@ -349,7 +351,7 @@ func (w *worker) scanRead(f *os.File, size int64, sc *scanner) (done bool, scann
 				return false, scanned, nil
 			}
 		}
-		if sc.feedRaw(chunk, &w.fold) {
+		if sc.feed(chunk) {
 			return true, scanned, nil
 		}
 		if rerr == io.EOF || rerr == io.ErrUnexpectedEOF {
@@ -367,6 +369,9 @@ func (w *worker) scanRead(f *os.File, size int64, sc *scanner) (done bool, scann
 // firstLineMax bounds the first line kept for the fork check: a Codex
 // session_meta with its base instructions is tens of KiB.
 const firstLineMax = 256 << 10
+
+// The first chunk must hold the first line the fork check reads.
+var _ [chunkBytes - firstLineMax]struct{}
 
 func (w *worker) keepFirst(b []byte) {
 	b = b[:min(len(b), firstLineMax)]

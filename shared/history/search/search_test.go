@@ -191,8 +191,7 @@ func TestPrefilterNeverHidesAMatch(t *testing.T) {
 				continue
 			}
 			sc := newScanner(p)
-			var scratch []byte
-			sc.feedRaw(raw, &scratch)
+			sc.feed(raw)
 			if !sc.candidate() {
 				t.Errorf("%s: query %q matches a decoded event but the raw scan ruled the file out", f.sess.Path, q)
 			}
@@ -385,8 +384,7 @@ func TestScannerFoldsCase(t *testing.T) {
 	}
 	for _, c := range cases {
 		sc := newScanner(newPlan(c.q))
-		var scratch []byte
-		sc.feedRaw([]byte(c.hay), &scratch)
+		sc.feed([]byte(c.hay))
 		if got := sc.candidate(); got != c.want {
 			t.Errorf("scan %q for %q: candidate %v, want %v", c.hay, c.q, got, c.want)
 		}

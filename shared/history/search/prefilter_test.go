@@ -1,0 +1,117 @@
+package search
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// hasAlnumEscapeRef is the definition: any six bytes that are an escape.
+func hasAlnumEscapeRef(b []byte) bool {
+	for i := 0; i+6 <= len(b); i++ {
+		if isAlnumEscape(b[i : i+6]) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestHasAlnumEscape checks the kernel-based escape search against the
+// definition at every position and alignment, inside and past the
+// kernel's blocks.
+func TestHasAlnumEscape(t *testing.T) {
+	cases := []struct {
+		esc  string
+		want bool
+	}{
+		{`\u0041`, true}, {`\u005A`, true}, {`\u005a`, true}, {`\u007a`, true},
+		{`\u0030`, true}, {`\u0039`, true}, {`\u0061`, true},
+		{`\u001b`, false}, {`\u00e9`, false}, {`\u0040`, false}, {`\u005b`, false},
+		{`\u007b`, false}, {`\u002f`, false}, {`\u003a`, false}, {`\u0060`, false},
+		{`\u004`, false}, {`u0041`, false}, {`\x0041`, false}, {`\u1041`, false},
+		{`\\u0041`, true}, // a literal backslash before "u0041": counted, only a decode
+	}
+	for _, c := range cases {
+		for pad := 0; pad < 70; pad++ {
+			for tail := 0; tail < 40; tail += 3 {
+				// Backslashes in the padding make the probe stop
+				// often; one at its very end would turn "u0041" into
+				// an escape, so it is replaced.
+				b := []byte(strings.Repeat("x\\n3", pad/4+1)[:pad] + c.esc + strings.Repeat("y", tail))
+				if strings.HasSuffix(string(b[:pad]), "\\") {
+					b[pad-1] = 'z'
+				}
+				got := hasAlnumEscape(b)
+				if got != hasAlnumEscapeRef(b) || got != c.want {
+					t.Fatalf("%q: hasAlnumEscape %v, definition %v, want %v", b, got, hasAlnumEscapeRef(b), c.want)
+				}
+			}
+		}
+	}
+}
+
+// TestScanAcrossChunks runs the real read loop with tiny chunks, so atoms
+// and escapes fall across every chunk boundary, and checks the verdict.
+func TestScanAcrossChunks(t *testing.T) {
+	const filler = `{"text":"the brown fox \u001b[0m jumps"}` + "\n"
+	cases := []struct {
+		name, query, insert string
+		want                bool
+	}{
+		{"atoms present", "corpus-needle-1", "CORPUS-Needle-1", true},
+		{"one atom missing", "corpus-needle-1", "corpus-needl-1", false},
+		{"escaped letter", "corpus-needle-1", `c\u006frpus`, true},
+		{"single letter atom", "j", "J", true},
+		{"two letter atom", "zq", "zQ", true},
+		{"digit atom, not a control byte", "corpus 9", "corpus \x19", false},
+	}
+	dir := t.TempDir()
+	for _, c := range cases {
+		p := newPlan(c.query)
+		for _, chunk := range []int{newScanner(p).overlap() + 1, 16, 23, 64} {
+			for at := 0; at <= len(filler); at++ {
+				text := filler[:at] + c.insert + filler[at:] + filler
+				path := filepath.Join(dir, "t.jsonl")
+				if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+					t.Fatal(err)
+				}
+				f, err := os.Open(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				w := &worker{buf: make([]byte, 0, chunk)}
+				sc := newScanner(p)
+				done, _, err := w.scanRead(f, int64(len(text)), sc)
+				f.Close()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := done || sc.candidate(); got != c.want {
+					t.Fatalf("%s: chunk %d, insert at %d: candidate %v, want %v", c.name, chunk, at, got, c.want)
+				}
+			}
+		}
+	}
+}
+
+func TestAnchorsPickRareBytes(t *testing.T) {
+	cases := []struct {
+		atom   string
+		o1, o2 int
+	}{
+		{"a", 0, 0},
+		{"corpus", 3, 4}, // p and u
+		{"needle", 3, 4}, // d and l
+		{"jq", 0, 1},     // both rare
+		{"xaaaaz", 0, 5}, // far apart
+		{"e9", 0, 1},     // a digit
+		{"aaaq", 0, 3},   // q, and the first of equally common bytes
+	}
+	for _, c := range cases {
+		o1, o2 := anchors(c.atom)
+		if o1 != c.o1 || o2 != c.o2 {
+			t.Errorf("anchors(%q) = %d, %d, want %d, %d", c.atom, o1, o2, c.o1, c.o2)
+		}
+	}
+}
