@@ -67,18 +67,35 @@ func special(x uint64) uint64 {
 
 // PlainRun returns the offset of the first byte at or after i that ends a
 // plain run of a JSON string (a quote, a backslash or a control character),
-// or len(b): the word-at-a-time skip of Str, for scanners of their own.
+// or len(b): the fast skip of Str, for scanners of their own.
 func PlainRun(b []byte, i int) int {
+	n, _ := plainRun(b[i:])
+	return i + n
+}
+
+// plainRunGo is plainRun eight bytes at a time in Go: the portable
+// version, and the reference the assembly is tested against.
+func plainRunGo(b []byte) (n int, high bool) {
+	var hi uint64
+	i := 0
 	for i+8 <= len(b) {
-		if m := special(binary.LittleEndian.Uint64(b[i:])); m != 0 {
-			return i + bits.TrailingZeros64(m)>>3
+		x := binary.LittleEndian.Uint64(b[i:])
+		if m := special(x); m != 0 {
+			k := uint(bits.TrailingZeros64(m)) &^ 7 // bit offset of the special byte
+			hi |= x & (1<<k - 1)
+			return i + int(k>>3), hi&swarHighs != 0
 		}
+		hi |= x
 		i += 8
 	}
-	for i < len(b) && b[i] >= 0x20 && b[i] != '"' && b[i] != '\\' {
-		i++
+	for ; i < len(b); i++ {
+		c := b[i]
+		if c < 0x20 || c == '"' || c == '\\' {
+			break
+		}
+		hi |= uint64(c)
 	}
-	return i
+	return i, hi&swarHighs != 0
 }
 
 // str is Str that also reports whether the string holds a non-ASCII byte,
@@ -90,32 +107,20 @@ func (s *Scanner) str() (raw []byte, esc, high, ok bool) {
 	}
 	start := s.I + 1
 	i := start
-	var hi uint64 // high bits of the plain bytes skipped eight at a time
 	for {
-		// Skip eight plain bytes at a time, then jump straight to the
-		// first special one: transcript text has an escape every few
-		// dozen bytes, so stepping there byte by byte cost more than the
-		// skipping.
-		for i+8 <= len(b) {
-			x := binary.LittleEndian.Uint64(b[i:])
-			if m := special(x); m != 0 {
-				n := uint(bits.TrailingZeros64(m)) &^ 7 // bit offset of the special byte
-				hi |= x & (1<<n - 1)
-				i += int(n >> 3)
-				break
-			}
-			hi |= x
-			i += 8
-		}
+		// Jump over the plain run to the next special byte: transcript
+		// text has an escape every few dozen bytes.
+		n, h := plainRun(b[i:])
+		i += n
+		high = high || h
 		if i >= len(b) {
 			return nil, false, false, false
 		}
-		c := b[i]
-		switch {
-		case c == '"':
+		switch b[i] {
+		case '"':
 			s.I = i + 1
-			return b[start:i], esc, hi&swarHighs != 0, true
-		case c == '\\':
+			return b[start:i], esc, high, true
+		case '\\':
 			esc = true
 			if i+1 >= len(b) {
 				return nil, false, false, false
@@ -131,12 +136,8 @@ func (s *Scanner) str() (raw []byte, esc, high, ok bool) {
 			default:
 				return nil, false, false, false
 			}
-		case c < 0x20:
+		default: // a control character
 			return nil, false, false, false
-		default:
-			// A plain byte in the last eight of the line.
-			hi |= uint64(c) << 56
-			i++
 		}
 	}
 }
@@ -164,13 +165,16 @@ func (s *Scanner) Text() (string, bool) {
 // between escapes are copied whole; high says whether they may hold
 // non-ASCII bytes, which must then be valid UTF-8 to be copied as they are.
 func unescape(raw []byte, high bool) string {
+	// Escapes are ASCII, so the runs are valid UTF-8 exactly when the
+	// whole string is: one check, not one per run.
+	fix := high && !utf8.Valid(raw)
 	b := make([]byte, 0, len(raw))
 	for r := 0; r < len(raw); {
 		k := bytes.IndexByte(raw[r:], '\\')
 		if k < 0 {
 			k = len(raw) - r
 		}
-		if run := raw[r : r+k]; !high || utf8.Valid(run) {
+		if run := raw[r : r+k]; !fix {
 			b = append(b, run...)
 		} else {
 			b = appendValid(b, run)

@@ -2,6 +2,7 @@ package jsonscan
 
 import (
 	"encoding/json"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -71,6 +72,53 @@ func TestTextAgreesWithEncodingJSON(t *testing.T) {
 			if ok && s.I != len(in) {
 				t.Errorf("Text(%.40q) stopped at %d, want %d", line, s.I, len(in))
 			}
+		}
+	}
+}
+
+// TestPlainRunAgreesWithGo: the assembly run finder and the portable one
+// agree on the run's length and on whether it holds a non-ASCII byte, for
+// specials and high bytes at every offset of a block and in the tail.
+func TestPlainRunAgreesWithGo(t *testing.T) {
+	var inputs [][]byte
+	for _, special := range []byte{'"', '\\', 0x00, 0x1f, 0x20, 0x7f, 0x80, 0xff, 'a'} {
+		for n := 0; n <= 40; n++ {
+			for at := 0; at < n; at++ {
+				b := []byte(strings.Repeat("x", n))
+				b[at] = special
+				inputs = append(inputs, b)
+				if at > 0 {
+					c := append([]byte(nil), b...)
+					c[at-1] = 0xc3 // a high byte before the special one
+					inputs = append(inputs, c)
+				}
+			}
+		}
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 2000 {
+		b := make([]byte, r.IntN(100))
+		for i := range b {
+			b[i] = byte(0x20 + r.IntN(0x60)) // printable, mostly plain
+			if r.IntN(50) == 0 {
+				b[i] = byte(r.IntN(256))
+			}
+		}
+		inputs = append(inputs, b)
+	}
+	for _, b := range inputs {
+		n, high := plainRun(b)
+		wn, whigh := plainRunGo(b)
+		if n != wn || high != whigh {
+			t.Fatalf("plainRun(%q) = %d, %v; want %d, %v", b, n, high, wn, whigh)
+		}
+		for i := 0; i < n; i++ {
+			if c := b[i]; c < 0x20 || c == '"' || c == '\\' {
+				t.Fatalf("plainRun(%q) = %d passes special byte %d", b, n, i)
+			}
+		}
+		if n < len(b) && b[n] >= 0x20 && b[n] != '"' && b[n] != '\\' {
+			t.Fatalf("plainRun(%q) = %d stops at plain byte %q", b, n, b[n])
 		}
 	}
 }
