@@ -4,13 +4,18 @@
 GO      ?= go
 BIN     := bin
 NOTESOUP := $(BIN)/notesoup
+# notesoup-helper: the helper protocol alone, without gRPC, protobuf or the
+# MCP SDK, so the mods' once-per-hook call starts fast (cmd/notesoup-helper).
+NOTESOUP_HELPER := $(BIN)/notesoup-helper
 
 .PHONY: all build test unit lint proto proto-check demo e2e plugin-test bench fuzz fuzz-short clean
 
 all: build
 
+# Static (CGO_ENABLED=0): no dynamic loader at every start, and the same
+# binary runs on any Linux.
 build:
-	$(GO) build -o $(NOTESOUP) ./cmd/notesoup
+	CGO_ENABLED=0 $(GO) build -o $(BIN)/ ./cmd/notesoup ./cmd/notesoup-helper
 
 # test: everything CI runs.
 test: lint proto-check unit fuzz-short plugin-test e2e

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/notesoup/notesoup/internal/testbin"
 )
 
 // nodeBaseline is what a Node.js helper would at least cost: start node,
@@ -42,11 +44,18 @@ func roundTrips(b *testing.B, env []string, req string, name string, args ...str
 	b.ReportMetric(float64(times[len(times)*9/10].Microseconds())/1000, "p90-ms")
 }
 
-// BenchmarkHelperRoundTrip measures `notesoup helper` as a harness calls it:
-// a new process per request. limits and history.list start a harness
-// plugin; notes.read and version do not.
+// BenchmarkHelperRoundTrip measures a helper round trip as a harness pays
+// it: a new process per request, from start to answer. "notesoup helper" is
+// the full binary (it links gRPC, protobuf and the MCP SDK); notesoup-helper
+// is the binary the mods run. Both call the built-in harnesses in-process,
+// so limits and history.list start no plugin; node-baseline is a Node.js
+// process that only reads the request and writes an answer.
 func BenchmarkHelperRoundTrip(b *testing.B) {
 	e := newEnvB(b)
+	slim, err := testbin.Helper()
+	if err != nil {
+		b.Fatal(err)
+	}
 	write := strings.ReplaceAll(`{"v":1,"op":"notes.write","caller":{"cwd":"$CWD"},"args":{"name":"plan.md","content":"# Plan\nship\n"}}`, "$CWD", e.cwd)
 	roundTrips(b, e.vars, write, e.bin, "helper") // warm the page cache and create the note
 	cases := []struct{ name, req string }{
@@ -55,9 +64,18 @@ func BenchmarkHelperRoundTrip(b *testing.B) {
 		{"limits", `{"v":1,"op":"limits","caller":{"harness":"claude"},"args":{"model":"m","model_window":200000}}`},
 		{"history.list", `{"v":1,"op":"history.list","args":{"session":"claude:0b5e8a61-7c1d-4f3e-9a2b-000000000001","limit":20}}`},
 	}
-	for _, c := range cases {
-		req := strings.ReplaceAll(c.req, "$CWD", e.cwd)
-		b.Run(c.name, func(b *testing.B) { roundTrips(b, e.vars, req, e.bin, "helper") })
+	binaries := []struct {
+		name string
+		argv []string
+	}{
+		{"notesoup-helper", []string{slim}},
+		{"notesoup_helper", []string{e.bin, "helper"}},
+	}
+	for _, bin := range binaries {
+		for _, c := range cases {
+			req := strings.ReplaceAll(c.req, "$CWD", e.cwd)
+			b.Run(bin.name+"/"+c.name, func(b *testing.B) { roundTrips(b, e.vars, req, bin.argv[0], bin.argv[1:]...) })
+		}
 	}
 	b.Run("node-baseline", func(b *testing.B) {
 		node, err := exec.LookPath("node")

@@ -21,7 +21,9 @@ var docBlock = regexp.MustCompile("(?s)```json (request|response)\n(.*?)\n```")
 
 // TestProtocolDocExamples runs every request in docs/helper-protocol.md
 // and checks the documented response, so the doc cannot drift.
-func TestProtocolDocExamples(t *testing.T) {
+func TestProtocolDocExamples(t *testing.T) { eachHelper(t, testProtocolDocExamples) }
+
+func testProtocolDocExamples(t *testing.T, e env) {
 	doc, err := os.ReadFile(filepath.Join(testbin.Root(), "docs", "helper-protocol.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -30,7 +32,6 @@ func TestProtocolDocExamples(t *testing.T) {
 	if len(blocks) < 20 || len(blocks)%2 != 0 {
 		t.Fatalf("found %d example blocks; want request/response pairs", len(blocks))
 	}
-	e := newEnv(t)
 	for i := 0; i < len(blocks); i += 2 {
 		if blocks[i][1] != "request" || blocks[i+1][1] != "response" {
 			t.Fatalf("example %d: want a request followed by its response", i/2+1)

@@ -18,6 +18,28 @@ type env struct {
 	vars []string
 	home string
 	cwd  string // a project directory
+	// argv runs the helper: `notesoup helper` unless a test chose
+	// notesoup-helper (see eachHelper).
+	argv []string
+}
+
+// eachHelper runs f once per binary that answers the protocol, each in a
+// fresh environment: `notesoup helper` and notesoup-helper must give the
+// same answers.
+func eachHelper(t *testing.T, f func(t *testing.T, e env)) {
+	slim, err := testbin.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"notesoup helper", "notesoup-helper"} {
+		t.Run(name, func(t *testing.T) {
+			e := newEnv(t)
+			if name == "notesoup-helper" {
+				e.argv = []string{slim}
+			}
+			f(t, e)
+		})
+	}
 }
 
 func newEnv(t *testing.T) env { return newEnvB(t) }
@@ -33,7 +55,7 @@ func newEnvB(t testing.TB) env {
 	if err := os.MkdirAll(cwd, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	return env{bin: bin, vars: testbin.SampleEnv(home), home: home, cwd: cwd}
+	return env{bin: bin, vars: testbin.SampleEnv(home), home: home, cwd: cwd, argv: []string{bin, "helper"}}
 }
 
 // response is the helper's answer, decoded loosely for assertions.
@@ -46,11 +68,11 @@ type response struct {
 	} `json:"error"`
 }
 
-// run sends one request to `notesoup helper` as a process.
+// run sends one request to the helper as a process.
 func (e env) run(t *testing.T, req string) (response, string) {
 	t.Helper()
 	req = strings.ReplaceAll(req, "$CWD", e.cwd)
-	cmd := exec.Command(e.bin, "helper")
+	cmd := exec.Command(e.argv[0], e.argv[1:]...)
 	cmd.Env = e.vars
 	cmd.Stdin = strings.NewReader(req)
 	var out, errb bytes.Buffer
@@ -71,8 +93,9 @@ func (e env) run(t *testing.T, req string) (response, string) {
 	return r, out.String()
 }
 
-func TestHelperOperations(t *testing.T) {
-	e := newEnv(t)
+func TestHelperOperations(t *testing.T) { eachHelper(t, testHelperOperations) }
+
+func testHelperOperations(t *testing.T, e env) {
 	claudeTools := "0b5e8a61-7c1d-4f3e-9a2b-000000000001"
 	tests := []struct {
 		name      string

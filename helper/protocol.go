@@ -111,6 +111,29 @@ func Serve(ctx context.Context, s *service.Service, r io.Reader, w io.Writer) er
 	return enc.Encode(resp)
 }
 
+// Main is a helper process's whole life: check that it was given no
+// arguments, build the service (open returns it and what closes it), answer
+// the one request on stdin, and return the exit status (0 when an answer, a
+// result or a structured error, was written). name is the command as the
+// person typed it, for the messages.
+func Main(ctx context.Context, name string, open func() (*service.Service, func(), error), args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) != 0 {
+		fmt.Fprintf(stderr, "%s: takes no arguments; write one JSON request to stdin (docs/helper-protocol.md)\n", name)
+		return 2
+	}
+	s, closeFn, err := open()
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		return 1
+	}
+	defer closeFn()
+	if err := Serve(ctx, s, stdin, stdout); err != nil {
+		fmt.Fprintf(stderr, "%s: writing the response: %v\n", name, err)
+		return 1
+	}
+	return 0
+}
+
 // Handle reads and answers one request.
 func Handle(ctx context.Context, s *service.Service, r io.Reader) Response {
 	data, err := io.ReadAll(io.LimitReader(r, MaxRequestBytes+1))

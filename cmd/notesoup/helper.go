@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"os"
 
@@ -38,22 +37,8 @@ func serviceOver(h service.Harnesses, closeFn func(), opts ...service.Option) (*
 	return s, closeFn, nil
 }
 
-// runHelper answers one request. Exit status 0 means an answer (result or
-// structured error) was written; non-zero means the helper could not answer.
+// runHelper answers one request. cmd/notesoup-helper gives the same answer
+// from a binary that starts faster.
 func runHelper(args []string, stdout, stderr io.Writer) int {
-	if len(args) != 0 {
-		fmt.Fprintln(stderr, "notesoup helper: takes no arguments; write one JSON request to stdin")
-		return 2
-	}
-	s, closeHost, err := newService()
-	if err != nil {
-		fmt.Fprintln(stderr, "notesoup helper:", err)
-		return 1
-	}
-	defer closeHost()
-	if err := helper.Serve(context.Background(), s, os.Stdin, stdout); err != nil {
-		fmt.Fprintln(stderr, "notesoup helper: writing the response:", err)
-		return 1
-	}
-	return 0
+	return helper.Main(context.Background(), "notesoup helper", func() (*service.Service, func(), error) { return newService() }, args, os.Stdin, stdout, stderr)
 }

@@ -24,8 +24,8 @@ func Root() string {
 	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
 }
 
-// Notesoup builds cmd/notesoup into a temporary directory (once) and
-// returns its path.
+// Notesoup builds cmd/notesoup and cmd/notesoup-helper side by side into a
+// temporary directory (once) and returns the path of notesoup.
 func Notesoup() (string, error) {
 	once.Do(func() {
 		dir, e := os.MkdirTemp("", "notesoup-testbin")
@@ -34,12 +34,21 @@ func Notesoup() (string, error) {
 			return
 		}
 		built = filepath.Join(dir, "notesoup")
-		cmd := exec.Command("go", "build", "-o", built, "./cmd/notesoup")
+		cmd := exec.Command("go", "build", "-o", dir+string(filepath.Separator), "./cmd/notesoup", "./cmd/notesoup-helper")
 		cmd.Dir = Root()
 		cmd.Stderr = os.Stderr
 		err = cmd.Run()
 	})
 	return built, err
+}
+
+// Helper returns the path of notesoup-helper, built beside notesoup.
+func Helper() (string, error) {
+	bin, err := Notesoup()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(filepath.Dir(bin), "notesoup-helper"), nil
 }
 
 // SampleEnv returns environment variables that point every harness's

@@ -1,7 +1,8 @@
 # plugins/pi/build.mk — the Pi extension's build, tests and end-to-end run.
 # Included by the top-level Makefile (-include plugins/*/build.mk).
 #
-#   make pi-build  the plugin-local binary (plugins/pi/bin/notesoup) and the
+#   make pi-build  the plugin-local binaries (plugins/pi/bin/notesoup and
+#                  notesoup-helper, which the extension runs per request) and the
 #                  tool definitions generated from Go (plugins/pi/generated/tools.json)
 #   make pi-test   npm ci, typecheck, unit tests (also run by make plugin-test)
 #   make pi-e2e    the real pi (e2e/install.sh) against the scripted model
@@ -14,6 +15,7 @@ PI_DIR := plugins/pi
 pi-build: build
 	mkdir -p $(PI_DIR)/bin
 	cp $(NOTESOUP) $(PI_DIR)/bin/notesoup.tmp && mv $(PI_DIR)/bin/notesoup.tmp $(PI_DIR)/bin/notesoup
+	cp $(NOTESOUP_HELPER) $(PI_DIR)/bin/notesoup-helper.tmp && mv $(PI_DIR)/bin/notesoup-helper.tmp $(PI_DIR)/bin/notesoup-helper
 	$(GO) run ./$(PI_DIR)/gen -out $(PI_DIR)/generated/tools.json
 
 # npm ci from the committed lock: pinned typescript, @types/node and Pi

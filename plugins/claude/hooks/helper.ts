@@ -1,5 +1,6 @@
-// The bridge to the plugin-local notesoup helper (bin/notesoup helper): the
-// one executable this hooks module runs. The source gate
+// The bridge to the plugin-local notesoup helper (bin/notesoup-helper, the
+// fast-starting build of `notesoup helper`): the one executable this hooks
+// module runs, once per call, so its start is paid on every hook. The source gate
 // (plugins/claude/gate) refuses any other $.process.run or spawn.
 import type { EngineInterface } from 'claude-code'
 
@@ -30,9 +31,13 @@ export type HelperError = { code: string; message: string; field?: string }
 /** One helper answer: a result, or an error saying what went wrong. */
 export type HelperReply = { ok: true; result: unknown } | { ok: false; error: HelperError }
 
-/** The helper's path inside the plugin: bin/notesoup, placed by `make`. */
+/**
+ * The helper's path inside the plugin: bin/notesoup-helper, placed by `make`
+ * beside bin/notesoup (which it hands a request to when an external harness
+ * plugin must be loaded).
+ */
 export function helperBin($: EngineInterface): string {
-  return `${$.plugin.root}/bin/notesoup`
+  return `${$.plugin.root}/bin/notesoup-helper`
 }
 
 /**
@@ -45,9 +50,9 @@ export async function callHelper($: EngineInterface, op: string, caller: Caller,
   const request = JSON.stringify({ v: PROTOCOL_VERSION, op, caller, ...(args === undefined ? {} : { args }) })
   let run
   try {
-    run = await $.process.run([helperBin($), 'helper'], { stdin: request, timeoutMs: HELPER_TIMEOUT_MS })
+    run = await $.process.run([helperBin($)], { stdin: request, timeoutMs: HELPER_TIMEOUT_MS })
   } catch (err) {
-    return { ok: false, error: { code: 'helper_unavailable', message: `notesoup helper could not run (${String(err)}); build it with \`make -C <repo> plugin-claude\` so bin/notesoup exists inside the plugin` } }
+    return { ok: false, error: { code: 'helper_unavailable', message: `notesoup helper could not run (${String(err)}); build it with \`make -C <repo> plugin-claude\` so bin/notesoup-helper exists inside the plugin` } }
   }
   return parseReply(run.stdout, run.stderr, run.exitCode)
 }

@@ -4,7 +4,7 @@
 // extension makes comes from these answers.
 import { spawn } from "node:child_process";
 import { accessSync, constants, statSync } from "node:fs";
-import { delimiter, join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
 
 /** PROTOCOL is the helper protocol version this extension speaks. */
 export const PROTOCOL = 1;
@@ -112,12 +112,25 @@ export interface Request {
 export type Call = (req: Request, signal?: AbortSignal) => Promise<any>;
 
 /**
- * callHelper runs `bin helper` with one request and returns its result, or
- * throws HelperError with the helper's code, message and field.
+ * helperArgv is how one request to bin is run: notesoup-helper beside bin
+ * when there is one (the same answers as `notesoup helper` from a build that
+ * starts several times faster, which matters because every tool call and
+ * turn pays a start), else `bin helper`.
+ */
+export function helperArgv(bin: string): [string, string[]] {
+	const fast = join(dirname(bin), "notesoup-helper");
+	return executable(fast) ? [fast, []] : [bin, ["helper"]];
+}
+
+/**
+ * callHelper runs one request through bin's helper (see helperArgv) and
+ * returns its result, or throws HelperError with the helper's code, message
+ * and field.
  */
 export function callHelper(bin: string, req: Request, signal?: AbortSignal): Promise<any> {
 	return new Promise((resolve, reject) => {
-		const p = spawn(bin, ["helper"], { stdio: ["pipe", "pipe", "pipe"], signal, timeout: HELPER_TIMEOUT_MS });
+		const [cmd, args] = helperArgv(bin);
+		const p = spawn(cmd, args, { stdio: ["pipe", "pipe", "pipe"], signal, timeout: HELPER_TIMEOUT_MS });
 		const out: Buffer[] = [];
 		const err: Buffer[] = [];
 		p.stdout.on("data", (d: Buffer) => out.push(d));

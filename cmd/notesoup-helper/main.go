@@ -1,0 +1,75 @@
+// Command notesoup-helper answers one helper-protocol request, exactly as
+// `notesoup helper` does (docs/helper-protocol.md), from a binary built to
+// start fast.
+//
+// A mod runs the helper once per hook, so its start is paid on every turn.
+// The notesoup binary links gRPC, protobuf and the MCP SDK, whose package
+// initialisation alone costs more than the answer; this binary links none of
+// them: it calls the built-in harnesses in-process (harness/builtins). When
+// an external plugin overrides a harness, answering needs the plugin host,
+// so it hands the request, unread, to `notesoup helper` (the notesoup binary
+// beside it, else on PATH) by replacing itself with it.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+
+	"github.com/notesoup/notesoup/harness/builtins"
+	"github.com/notesoup/notesoup/helper"
+	"github.com/notesoup/notesoup/host/plugindir"
+	"github.com/notesoup/notesoup/internal/logging"
+	"github.com/notesoup/notesoup/service"
+)
+
+// name is how messages name this command.
+const name = "notesoup-helper"
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if overrides := plugindir.Discover(plugindir.DefaultDirs()); len(overrides) > 0 && len(args) == 0 {
+		err := handOver(overrides[0])
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		return 1
+	}
+	return helper.Main(context.Background(), name, func() (*service.Service, func(), error) {
+		s, err := service.New(&builtins.Local{}, service.WithLogger(logging.New(name)))
+		return s, func() {}, err
+	}, args, stdin, stdout, stderr)
+}
+
+// handOver replaces this process with `notesoup helper`, which loads
+// external plugins; stdin has not been read, so the request passes through.
+// It returns only on failure.
+func handOver(override plugindir.External) error {
+	full, err := fullBinary()
+	if err != nil {
+		return fmt.Errorf("the external plugin %s overrides the harness %q and only the notesoup binary can load plugins: %w", override.Path, override.Name, err)
+	}
+	return syscall.Exec(full, []string{full, "helper"}, os.Environ())
+}
+
+// fullBinary finds the notesoup binary: beside this one (a plugin ships
+// both in its bin/), else on PATH.
+func fullBinary() (string, error) {
+	if self, err := os.Executable(); err == nil {
+		beside := filepath.Join(filepath.Dir(self), "notesoup")
+		if fi, err := os.Stat(beside); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			return beside, nil
+		}
+	}
+	p, err := exec.LookPath("notesoup")
+	if err != nil {
+		return "", errors.New("no notesoup binary beside notesoup-helper or on PATH; install it next to notesoup-helper")
+	}
+	return p, nil
+}
