@@ -19,6 +19,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/notesoup/notesoup/service"
 	"github.com/notesoup/notesoup/shared/notes"
@@ -197,7 +198,10 @@ func strictDecode(data []byte, v any) error {
 	return nil
 }
 
-var unknownField = regexp.MustCompile(`json: unknown field "(.*?)"`)
+// unknownField reads the field name out of encoding/json's error; compiled
+// on first use, since most requests decode cleanly and a helper process
+// starts for every request.
+var unknownField = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`json: unknown field "(.*?)"`) })
 
 // decodeErr turns a JSON decoding error into one that names the field under
 // prefix ("args." for arguments, "" for the envelope).
@@ -206,7 +210,7 @@ func decodeErr(prefix string, err error) *Error {
 	if prefix == "" {
 		code = CodeBadRequest
 	}
-	if m := unknownField.FindStringSubmatch(err.Error()); m != nil {
+	if m := unknownField().FindStringSubmatch(err.Error()); m != nil {
 		return &Error{Code: code, Field: prefix + m[1], Message: fmt.Sprintf("unknown field %q", m[1])}
 	}
 	var te *json.UnmarshalTypeError

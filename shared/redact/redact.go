@@ -13,6 +13,7 @@ package redact
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // KeepChars is how many characters after a token's format marker stay
@@ -51,22 +52,28 @@ type pattern struct {
 // (ghp_, AIza, AKIA, xoxb-, eyJ…) match anywhere, even glued to a preceding
 // word; the "sk-" keys must start a word, or hyphenated prose ("task-of-…")
 // would be masked.
-var patterns = []pattern{
-	{KindPrivateKey, regexp.MustCompile(`(-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----)(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY-----|[A-Za-z0-9+/=\s\\:,-]*)`), 0},
-	{KindAnthropic, regexp.MustCompile(`\b(sk-ant-)[A-Za-z0-9_-]{20,}`), KeepChars},
-	{KindOpenAI, regexp.MustCompile(`\b(sk-(?:proj-|svcacct-|admin-)?)[A-Za-z0-9_-]{20,}`), KeepChars},
-	{KindGitHub, regexp.MustCompile(`(gh[pousr]_)[A-Za-z0-9]{30,}`), KeepChars},
-	{KindGitHub, regexp.MustCompile(`(github_pat_)[A-Za-z0-9_]{22,}`), KeepChars},
-	{KindAWS, regexp.MustCompile(`((?:AKIA|ASIA))[0-9A-Z]{16}\b`), KeepChars},
-	{KindSlack, regexp.MustCompile(`(xox[abposr]-)[A-Za-z0-9-]{10,}`), KeepChars},
-	{KindGoogle, regexp.MustCompile(`(AIza)[0-9A-Za-z_-]{35}`), KeepChars},
-	{KindJWT, regexp.MustCompile(`(eyJ)[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`), KeepChars},
-	// A generic assignment: the name and operator stay, the whole value
-	// goes (a password has no format marker worth keeping). The value must
-	// be 4+ characters so prose ("password is set") is left alone, and
-	// may not start with '[' so a masked value is not masked again.
-	{KindAssignment, regexp.MustCompile(`(?i)(\b(?:password|passwd|pwd|secret|client[_-]?secret|api[_-]?key|apikey|access[_-]?token|auth[_-]?token|private[_-]?key)["']?\s*[:=]\s*["']?)[^\s"'&,;\[\]{}()<>\\]{4,}`), 0},
-}
+//
+// They are compiled on first use, not at package initialisation: every
+// notesoup process links this package, most never mask anything, and
+// compiling them cost about 1 ms of each helper start.
+var patterns = sync.OnceValue(func() []pattern {
+	return []pattern{
+		{KindPrivateKey, regexp.MustCompile(`(-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----)(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY-----|[A-Za-z0-9+/=\s\\:,-]*)`), 0},
+		{KindAnthropic, regexp.MustCompile(`\b(sk-ant-)[A-Za-z0-9_-]{20,}`), KeepChars},
+		{KindOpenAI, regexp.MustCompile(`\b(sk-(?:proj-|svcacct-|admin-)?)[A-Za-z0-9_-]{20,}`), KeepChars},
+		{KindGitHub, regexp.MustCompile(`(gh[pousr]_)[A-Za-z0-9]{30,}`), KeepChars},
+		{KindGitHub, regexp.MustCompile(`(github_pat_)[A-Za-z0-9_]{22,}`), KeepChars},
+		{KindAWS, regexp.MustCompile(`((?:AKIA|ASIA))[0-9A-Z]{16}\b`), KeepChars},
+		{KindSlack, regexp.MustCompile(`(xox[abposr]-)[A-Za-z0-9-]{10,}`), KeepChars},
+		{KindGoogle, regexp.MustCompile(`(AIza)[0-9A-Za-z_-]{35}`), KeepChars},
+		{KindJWT, regexp.MustCompile(`(eyJ)[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`), KeepChars},
+		// A generic assignment: the name and operator stay, the whole value
+		// goes (a password has no format marker worth keeping). The value must
+		// be 4+ characters so prose ("password is set") is left alone, and
+		// may not start with '[' so a masked value is not masked again.
+		{KindAssignment, regexp.MustCompile(`(?i)(\b(?:password|passwd|pwd|secret|client[_-]?secret|api[_-]?key|apikey|access[_-]?token|auth[_-]?token|private[_-]?key)["']?\s*[:=]\s*["']?)[^\s"'&,;\[\]{}()<>\\]{4,}`), 0},
+	}
+})
 
 // markerPrefix starts every marker.
 const markerPrefix = "[REDACTED "
@@ -84,7 +91,7 @@ func Mask(s string) string {
 	if !mayContain(s) {
 		return s
 	}
-	for _, p := range patterns {
+	for _, p := range patterns() {
 		s = p.mask(s)
 	}
 	return s
@@ -132,7 +139,7 @@ func mayContain(s string) bool {
 // and audits use it; Mask does the masking).
 func Kinds(s string) []Kind {
 	var out []Kind
-	for _, p := range patterns {
+	for _, p := range patterns() {
 		if p.re.MatchString(s) {
 			out = append(out, p.kind)
 		}
