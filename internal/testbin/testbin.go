@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"testing"
 )
 
 var (
@@ -40,6 +41,16 @@ func Notesoup() (string, error) {
 		err = cmd.Run()
 	})
 	return built, err
+}
+
+// Main runs a package's tests and then removes the binaries built for them;
+// a package whose tests call Notesoup or Helper runs it from TestMain.
+func Main(m *testing.M) {
+	code := m.Run()
+	if built != "" {
+		os.RemoveAll(filepath.Dir(built))
+	}
+	os.Exit(code)
 }
 
 // Helper returns the path of notesoup-helper, built beside notesoup.

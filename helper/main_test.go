@@ -1,0 +1,10 @@
+package helper_test
+
+import (
+	"testing"
+
+	"github.com/notesoup/notesoup/internal/testbin"
+)
+
+// TestMain removes the notesoup binaries built for these tests.
+func TestMain(m *testing.M) { testbin.Main(m) }
