@@ -7,17 +7,25 @@ import (
 	"time"
 )
 
-// pathKey computes a file's key through os.File.
-func pathKey(path string, _ []byte) (FileKey, time.Time, error) {
+// rawFile is an open file; elsewhere than unix, an os.File.
+type rawFile struct{ *os.File }
+
+// fileStat is what the key needs from a stat.
+type fileStat struct {
+	size  int64
+	mtime time.Time
+}
+
+// openFile opens path for reading and stats it.
+func openFile(path string) (rawFile, fileStat, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return FileKey{}, time.Time{}, err
+		return rawFile{}, fileStat{}, err
 	}
-	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return FileKey{}, time.Time{}, err
+		f.Close()
+		return rawFile{}, fileStat{}, err
 	}
-	k, err := keyOf(f, fi)
-	return k, fi.ModTime(), err
+	return rawFile{f}, fileStat{size: fi.Size(), mtime: fi.ModTime()}, nil
 }

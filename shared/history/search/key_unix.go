@@ -3,37 +3,63 @@
 package search
 
 import (
+	"fmt"
+	"io"
 	"syscall"
 	"time"
 )
 
-// pathKey computes a file's key with raw system calls (open, fstat,
-// pread, close): the warm path does this for every file, and os.File's
-// bookkeeping would cost more than the calls themselves.
-func pathKey(path string, buf []byte) (FileKey, time.Time, error) {
-	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
-	if err != nil {
-		return FileKey{}, time.Time{}, err
+// rawFile is an open file read with raw system calls (open, fstat, pread,
+// close): the search does this for every file, warm or cold, and os.File's
+// bookkeeping (poller registration, fcntl calls) would cost more system
+// calls than the reads themselves.
+type rawFile struct{ fd int }
+
+// fileStat is what the key needs from a stat.
+type fileStat struct {
+	size  int64
+	mtime time.Time
+}
+
+// openFile opens path for reading and stats it.
+func openFile(path string) (rawFile, fileStat, error) {
+	var fd int
+	var err error
+	for {
+		fd, err = syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+		if err != syscall.EINTR {
+			break
+		}
 	}
-	defer syscall.Close(fd)
+	if err != nil {
+		return rawFile{-1}, fileStat{}, fmt.Errorf("open: %w", err)
+	}
 	var st syscall.Stat_t
 	if err := syscall.Fstat(fd, &st); err != nil {
-		return FileKey{}, time.Time{}, err
+		syscall.Close(fd)
+		return rawFile{-1}, fileStat{}, fmt.Errorf("stat: %w", err)
 	}
-	mtime := time.Unix(st.Mtim.Unix())
-	k := FileKey{Size: st.Size, MTime: mtime.UnixNano()}
-	n := min(int64(len(buf)), k.Size)
-	got := 0
-	for int64(got) < n {
-		m, err := syscall.Pread(fd, buf[got:n], k.Size-n+int64(got))
-		if err != nil {
-			return FileKey{}, time.Time{}, err
-		}
-		if m == 0 {
-			break // truncated under us: hash what is there; the next look differs
-		}
-		got += m
-	}
-	k.Tail = tailHash(buf[:got])
-	return k, mtime, nil
+	return rawFile{fd}, fileStat{size: st.Size, mtime: time.Unix(st.Mtim.Unix())}, nil
 }
+
+// ReadAt reads len(b) bytes at off, or fewer with io.EOF at the end.
+func (f rawFile) ReadAt(b []byte, off int64) (int, error) {
+	got := 0
+	for got < len(b) {
+		n, err := syscall.Pread(f.fd, b[got:], off+int64(got))
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return got, err
+		}
+		if n == 0 {
+			return got, io.EOF
+		}
+		got += n
+	}
+	return got, nil
+}
+
+// Close closes the file.
+func (f rawFile) Close() error { return syscall.Close(f.fd) }

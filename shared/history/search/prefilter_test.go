@@ -76,13 +76,13 @@ func TestScanAcrossChunks(t *testing.T) {
 				if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
 					t.Fatal(err)
 				}
-				f, err := os.Open(path)
+				f, _, err := openFile(path)
 				if err != nil {
 					t.Fatal(err)
 				}
 				w := &worker{buf: make([]byte, 0, chunk)}
 				sc := newScanner(p)
-				done, _, err := w.scanRead(f, int64(len(text)), sc)
+				done, _, _, _, err := w.scan(f, int64(len(text)), sc, false, nil)
 				f.Close()
 				if err != nil {
 					t.Fatal(err)

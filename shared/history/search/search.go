@@ -16,7 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
+	"io/fs"
 	"runtime"
 	"sort"
 	"strings"
@@ -234,6 +234,8 @@ type worker struct {
 
 // answer finds one file's answer: from the cache when the file (and what
 // it inherits) is unchanged, else by scanning and, for candidates, decoding.
+// Each file is opened once: the stat, the tail and the scan share the
+// descriptor (raw system calls where there are any, see key_unix.go).
 func (w *worker) answer(j job) (*fileAnswer, int, int64) {
 	path := j.sess.Path
 	fail := func(err error) (*fileAnswer, int, int64) {
@@ -242,40 +244,48 @@ func (w *worker) answer(j job) (*fileAnswer, int, int64) {
 	if cap(w.tail) < tailBytes {
 		w.tail = make([]byte, tailBytes)
 	}
-	key, mtime, err := pathKey(path, w.tail[:tailBytes])
-	if err != nil {
-		return fail(err)
-	}
-	if a := w.s.cache.Files[path]; a.fresh(key, statKey) {
-		return a, fromCache, 0
-	}
-	f, err := os.Open(path)
+	f, st, err := openFile(path)
 	if err != nil {
 		return fail(err)
 	}
 	defer f.Close()
-	// The key was taken before the scan reads: a write after it changes
-	// the key the next search sees, so an answer is never kept past one.
-	// A file that shrank since (rewritten in place) is keyed again, so the
-	// scan never maps bytes that are gone.
-	if fi, err := f.Stat(); err != nil {
-		return fail(err)
-	} else if fi.Size() < key.Size {
-		if key, err = keyOf(f, fi); err != nil {
+	key := FileKey{Size: st.size, MTime: st.mtime.UnixNano()}
+	tailKnown := false
+	// Only an answer with the same size and modification time can still
+	// hold; then the tail decides. Any other file is scanned, and the scan
+	// hashes the tail it reads anyway.
+	if a := w.s.cache.Files[path]; a != nil && a.Key.Size == key.Size && a.Key.MTime == key.MTime {
+		if key.Tail, err = tailHashAt(f, key.Size, w.tail); err != nil {
 			return fail(err)
+		}
+		tailKnown = true
+		if a.fresh(key, statKey) {
+			return a, fromCache, 0
 		}
 	}
 	sess := j.sess
 	sess.Size = key.Size
 	if sess.Updated.IsZero() {
-		sess.Updated = mtime
+		sess.Updated = st.mtime
 	}
 	a := &fileAnswer{Key: key, Session: sess}
 	var sc *scanner
 	if w.s.plan.ok {
 		sc = newScanner(w.s.plan)
 	}
-	done, scanned, err := w.scan(f, key.Size, sc)
+	// The key is the size and time taken before the scan and a hash of
+	// the tail bytes the scan read: a write during or after the scan
+	// changes the key the next search sees, so an answer is never kept
+	// past one. A file that shrank under the scan reads short (the next
+	// stat differs), never beyond its end.
+	done, scanned, tail, tailOK, err := w.scan(f, key.Size, sc, !tailKnown, &w.first)
+	if err == nil && !tailKnown {
+		if tailOK {
+			a.Key.Tail = tail
+		} else {
+			a.Key.Tail, err = tailHashAt(f, key.Size, w.tail)
+		}
+	}
 	if err != nil {
 		a.Err = fmt.Sprintf("%s: %v", path, err)
 		return a, fromError, scanned
@@ -285,28 +295,18 @@ func (w *worker) answer(j job) (*fileAnswer, int, int64) {
 			// A paginated fork shows its parents' rows too: the answer
 			// depends on their bytes, and so does the raw scan.
 			a.Deps = map[string]FileKey{}
-			for _, p := range w.s.forkParents(threads) {
-				pf, err := os.Open(p)
-				if err != nil {
+			for _, p := range w.s.forkParents(threads, w.buf[:cap(w.buf)]) {
+				k, n, pdone, err := w.scanParent(p, sc, done)
+				if errors.Is(err, fs.ErrNotExist) {
 					continue // a missing parent is the decoder's gap notice
 				}
-				pfi, err := pf.Stat()
-				if err == nil {
-					var k FileKey
-					if k, err = keyOf(pf, pfi); err == nil {
-						a.Deps[p] = k
-						if !done {
-							var n int64
-							done, n, err = w.scan(pf, k.Size, sc)
-							scanned += n
-						}
-					}
-				}
-				pf.Close()
+				scanned += n
 				if err != nil {
 					a.Err = fmt.Sprintf("%s: parent %s: %v", path, p, err)
 					return a, fromError, scanned
 				}
+				a.Deps[p] = k
+				done = pdone
 			}
 			if len(threads) > len(a.Deps) {
 				sc = nil // a parent we could not name or read: decode
@@ -320,49 +320,79 @@ func (w *worker) answer(j job) (*fileAnswer, int, int64) {
 	return a, fromDecode, scanned
 }
 
-// scan feeds the first size bytes of f to sc (when not nil) and keeps the
-// file's first line in w.first. done reports that sc found every atom.
-func (w *worker) scan(f *os.File, size int64, sc *scanner) (done bool, scanned int64, err error) {
-	w.first = w.first[:0]
-	if size == 0 {
-		return false, 0, nil
+// scanParent keys a fork's parent file and, unless the answer is already
+// settled (done), feeds its bytes to sc too.
+func (w *worker) scanParent(path string, sc *scanner, done bool) (FileKey, int64, bool, error) {
+	f, st, err := openFile(path)
+	if err != nil {
+		return FileKey{}, 0, done, err
 	}
-	// Plain reads into a reused buffer: on the machines measured, mapping
-	// thousands of files cost more in page faults and unmapping than the
-	// copy (see BENCHMARKS.md).
-	return w.scanRead(f, size, sc)
+	defer f.Close()
+	k := FileKey{Size: st.size, MTime: st.mtime.UnixNano()}
+	if k.Tail, err = tailHashAt(f, k.Size, w.tail); err != nil {
+		return FileKey{}, 0, done, err
+	}
+	if done {
+		return k, 0, true, nil
+	}
+	done, n, _, _, err := w.scan(f, k.Size, sc, false, nil)
+	return k, n, done, err
 }
 
-// scanRead reads the file in chunks into a reused buffer.
-func (w *worker) scanRead(f *os.File, size int64, sc *scanner) (done bool, scanned int64, err error) {
-	r := io.NewSectionReader(f, 0, size)
+// scan feeds the first size bytes of f to sc (when not nil) and keeps the
+// file's first line in *first (when not nil). done reports that the answer
+// is settled (see scanner.feed). When wantTail is set and the chunk read
+// last holds the file's last tailBytes, tail is their hash (tailOK), which
+// saves a read.
+//
+// Plain reads into a reused buffer: on the machines measured, mapping
+// thousands of files cost more in page faults and unmapping than the copy
+// (see BENCHMARKS.md), and a chunk read into the same small buffer is
+// still in the cache when the kernel scans it.
+func (w *worker) scan(f rawFile, size int64, sc *scanner, wantTail bool, first *[]byte) (done bool, scanned int64, tail uint64, tailOK bool, err error) {
+	if first != nil {
+		*first = (*first)[:0]
+	}
+	if size == 0 {
+		return false, 0, tailHash(nil), wantTail, nil
+	}
 	keep := 0
 	if sc != nil {
 		keep = sc.overlap()
 	}
-	buf := w.buf[:0]
-	for first := true; ; first = false {
-		n, rerr := io.ReadFull(r, buf[len(buf):cap(buf)])
-		chunk := buf[:len(buf)+n]
+	buf := w.buf[:cap(w.buf)]
+	var pos int64 // file offset of buf[0]
+	kept := 0     // bytes repeated from the previous chunk
+	for head := true; ; head = false {
+		want := min(int64(len(buf)-kept), size-pos-int64(kept))
+		n, rerr := f.ReadAt(buf[kept:kept+int(want)], pos+int64(kept))
+		chunk := buf[:kept+n]
 		scanned += int64(n)
-		if first {
-			w.keepFirst(chunk)
+		end := pos + int64(len(chunk))
+		short := int64(n) < want
+		if rerr != nil && !(short && errors.Is(rerr, io.EOF)) {
+			return false, scanned, 0, false, rerr
+		}
+		if wantTail && end == size && int64(len(chunk)) >= min(size, tailBytes) {
+			tail, tailOK = tailHash(chunk[len(chunk)-int(min(size, tailBytes)):]), true
+		}
+		if head {
+			if first != nil {
+				*first = appendFirstLine(*first, chunk)
+			}
 			if sc == nil {
-				return false, scanned, nil
+				return false, scanned, tail, tailOK, nil
 			}
 		}
 		if sc.feed(chunk) {
-			return true, scanned, nil
+			return true, scanned, tail, tailOK, nil
 		}
-		if rerr == io.EOF || rerr == io.ErrUnexpectedEOF {
-			return false, scanned, nil
+		if short || end >= size {
+			return false, scanned, tail, tailOK, nil
 		}
-		if rerr != nil {
-			return false, scanned, rerr
-		}
-		keep = min(keep, len(chunk))
-		copy(buf[:keep], chunk[len(chunk)-keep:])
-		buf = buf[:keep]
+		kept = min(keep, len(chunk))
+		copy(buf[:kept], chunk[len(chunk)-kept:])
+		pos = end - int64(kept)
 	}
 }
 
@@ -373,12 +403,14 @@ const firstLineMax = 256 << 10
 // The first chunk must hold the first line the fork check reads.
 var _ [chunkBytes - firstLineMax]struct{}
 
-func (w *worker) keepFirst(b []byte) {
+// appendFirstLine appends the first line of b (at most firstLineMax bytes)
+// to dst.
+func appendFirstLine(dst, b []byte) []byte {
 	b = b[:min(len(b), firstLineMax)]
 	if i := bytes.IndexByte(b, '\n'); i >= 0 {
 		b = b[:i]
 	}
-	w.first = append(w.first[:0], b...)
+	return append(dst, b...)
 }
 
 // historyBaseThreads returns the parent thread named by a Codex
@@ -401,8 +433,9 @@ func historyBaseThreads(line []byte) []string {
 }
 
 // forkParents resolves parent thread ids to files, following each parent's
-// own history_base, so a chain of forks depends on all of its files.
-func (s *searcher) forkParents(threads []string) []string {
+// own history_base, so a chain of forks depends on all of its files. buf
+// is scratch for reading first lines.
+func (s *searcher) forkParents(threads []string, buf []byte) []string {
 	var out []string
 	seen := map[string]bool{}
 	for len(threads) > 0 && len(out) < 64 {
@@ -417,29 +450,38 @@ func (s *searcher) forkParents(threads []string) []string {
 			continue
 		}
 		out = append(out, p)
-		if line, err := firstLine(p); err == nil {
+		if line, err := firstLine(p, buf); err == nil {
 			threads = append(threads, historyBaseThreads(line)...)
 		}
 	}
 	return out
 }
 
-func firstLine(path string) ([]byte, error) {
-	f, err := os.Open(path)
+// firstLine reads path's first line (at most firstLineMax bytes) into buf,
+// which must hold that many.
+func firstLine(path string, buf []byte) ([]byte, error) {
+	f, _, err := openFile(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	buf := make([]byte, firstLineMax)
-	n, err := io.ReadFull(f, buf)
-	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
-		return nil, err
+	// Most first lines are a few KiB: read more only while none ended.
+	have := 0
+	for step := 16 << 10; have < firstLineMax; step *= 2 {
+		want := min(step, firstLineMax) - have
+		n, err := f.ReadAt(buf[have:have+want], int64(have))
+		if i := bytes.IndexByte(buf[have:have+n], '\n'); i >= 0 {
+			return buf[:have+i], nil
+		}
+		have += n
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
-	buf = buf[:n]
-	if i := bytes.IndexByte(buf, '\n'); i >= 0 {
-		buf = buf[:i]
-	}
-	return buf, nil
+	return buf[:have], nil
 }
 
 // decode runs the harness decoder and keeps the count and the newest
