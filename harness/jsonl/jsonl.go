@@ -124,6 +124,11 @@ func (f *File) Lines(limit int64) *Reader {
 	return &Reader{buf: f.whole[:limit], w: int(limit), eof: true, max: f.max}
 }
 
+// Stable reports whether every pass reads the bytes the first pass read:
+// the file was small enough to be read whole, once. A later pass over a
+// stable file need not check that its lines are the ones it indexed.
+func (f *File) Stable() bool { return f.size <= WholeBytes }
+
 // stream reads a large file's first limit bytes through a pooled buffer,
 // which Release returns.
 func (f *File) stream(limit int64) *Reader {

@@ -14,10 +14,10 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math/bits"
+	"strings"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // MaxDepth bounds nesting; deeper lines take the encoding/json path.
@@ -65,37 +65,45 @@ func special(x uint64) uint64 {
 	return (((q - swarOnes) &^ q) | ((k - swarOnes) &^ k) | ((x - 0x20*swarOnes) &^ x)) & swarHighs
 }
 
-// PlainRun returns the offset of the first byte at or after i that ends a
-// plain run of a JSON string (a quote, a backslash or a control character),
-// or len(b): the fast skip of Str, for scanners of their own.
-func PlainRun(b []byte, i int) int {
-	n, _ := plainRun(b[i:])
-	return i + n
-}
+// Run scans the contents of a JSON string at the start of b (after its
+// opening quote) and returns the length of the part it takes: plain bytes
+// and the simple escapes (\" \\ \/ \b \f \n \r \t). It stops at the
+// first byte it does not take (a quote, a \u or invalid escape, a control
+// character) or at len(b), and reports whether it took an escape and a byte
+// of 0x80 or more. Scanners of their own (Claude's) share it.
+func Run(b []byte) (n int, esc, high bool) { return run(b) }
 
-// plainRunGo is plainRun eight bytes at a time in Go: the portable
-// version, and the reference the assembly is tested against.
-func plainRunGo(b []byte) (n int, high bool) {
+// simpleEscape marks the characters after a backslash that Run steps over.
+var simpleEscape = [256]bool{'"': true, '\\': true, '/': true, 'b': true, 'f': true, 'n': true, 'r': true, 't': true}
+
+// runGo is Run eight bytes at a time in Go: the portable version, and the
+// reference the assembly is tested against.
+func runGo(b []byte) (n int, esc, high bool) {
 	var hi uint64
 	i := 0
-	for i+8 <= len(b) {
-		x := binary.LittleEndian.Uint64(b[i:])
-		if m := special(x); m != 0 {
-			k := uint(bits.TrailingZeros64(m)) &^ 7 // bit offset of the special byte
-			hi |= x & (1<<k - 1)
-			return i + int(k>>3), hi&swarHighs != 0
+	for {
+		for i+8 <= len(b) {
+			x := binary.LittleEndian.Uint64(b[i:])
+			if m := special(x); m != 0 {
+				k := uint(bits.TrailingZeros64(m)) &^ 7 // bit offset of the special byte
+				hi |= x & (1<<k - 1)
+				i += int(k >> 3)
+				break
+			}
+			hi |= x
+			i += 8
 		}
-		hi |= x
-		i += 8
-	}
-	for ; i < len(b); i++ {
-		c := b[i]
-		if c < 0x20 || c == '"' || c == '\\' {
-			break
+		for i < len(b) && b[i] >= 0x20 && b[i] != '"' && b[i] != '\\' {
+			hi |= uint64(b[i])
+			i++
 		}
-		hi |= uint64(c)
+		if i+1 < len(b) && b[i] == '\\' && simpleEscape[b[i+1]] {
+			esc = true
+			i += 2
+			continue
+		}
+		return i, esc, hi&swarHighs != 0
 	}
-	return i, hi&swarHighs != 0
 }
 
 // str is Str that also reports whether the string holds a non-ASCII byte,
@@ -108,11 +116,9 @@ func (s *Scanner) str() (raw []byte, esc, high, ok bool) {
 	start := s.I + 1
 	i := start
 	for {
-		// Jump over the plain run to the next special byte: transcript
-		// text has an escape every few dozen bytes.
-		n, h := plainRun(b[i:])
+		n, e, h := run(b[i:])
 		i += n
-		high = high || h
+		esc, high = esc || e, high || h
 		if i >= len(b) {
 			return nil, false, false, false
 		}
@@ -121,21 +127,12 @@ func (s *Scanner) str() (raw []byte, esc, high, ok bool) {
 			s.I = i + 1
 			return b[start:i], esc, high, true
 		case '\\':
+			// run takes the simple escapes: this is \u or invalid.
+			if i+6 > len(b) || b[i+1] != 'u' || !isHex(b[i+2]) || !isHex(b[i+3]) || !isHex(b[i+4]) || !isHex(b[i+5]) {
+				return nil, false, false, false
+			}
 			esc = true
-			if i+1 >= len(b) {
-				return nil, false, false, false
-			}
-			switch b[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i += 2
-			case 'u':
-				if i+6 > len(b) || !isHex(b[i+2]) || !isHex(b[i+3]) || !isHex(b[i+4]) || !isHex(b[i+5]) {
-					return nil, false, false, false
-				}
-				i += 6
-			default:
-				return nil, false, false, false
-			}
+			i += 6
 		default: // a control character
 			return nil, false, false, false
 		}
@@ -168,16 +165,19 @@ func unescape(raw []byte, high bool) string {
 	// Escapes are ASCII, so the runs are valid UTF-8 exactly when the
 	// whole string is: one check, not one per run.
 	fix := high && !utf8.Valid(raw)
-	b := make([]byte, 0, len(raw))
+	// A Builder's buffer is not zeroed before it is written, and String
+	// hands it over without a copy.
+	var b strings.Builder
+	b.Grow(len(raw))
 	for r := 0; r < len(raw); {
 		k := bytes.IndexByte(raw[r:], '\\')
 		if k < 0 {
 			k = len(raw) - r
 		}
 		if run := raw[r : r+k]; !fix {
-			b = append(b, run...)
+			b.Write(run)
 		} else {
-			b = appendValid(b, run)
+			writeValid(&b, run)
 		}
 		r += k
 		if r >= len(raw) {
@@ -185,15 +185,15 @@ func unescape(raw []byte, high bool) string {
 		}
 		switch e := raw[r+1]; e {
 		case 'b':
-			b = append(b, '\b')
+			b.WriteByte('\b')
 		case 'f':
-			b = append(b, '\f')
+			b.WriteByte('\f')
 		case 'n':
-			b = append(b, '\n')
+			b.WriteByte('\n')
 		case 'r':
-			b = append(b, '\r')
+			b.WriteByte('\r')
 		case 't':
-			b = append(b, '\t')
+			b.WriteByte('\t')
 		case 'u':
 			rr := hex4(raw[r+2:])
 			r += 6
@@ -204,35 +204,33 @@ func unescape(raw []byte, high bool) string {
 				}
 				if dec := utf16.DecodeRune(rr, rr1); dec != unicode.ReplacementChar {
 					r += 6
-					b = utf8.AppendRune(b, dec)
+					b.WriteRune(dec)
 					continue
 				}
 				rr = unicode.ReplacementChar
 			}
-			b = utf8.AppendRune(b, rr)
+			b.WriteRune(rr)
 			continue
 		default: // '"', '\\', '/'
-			b = append(b, e)
+			b.WriteByte(e)
 		}
 		r += 2
 	}
-	// b is not used again: hand it over without another copy.
-	return unsafe.String(unsafe.SliceData(b), len(b))
+	return b.String()
 }
 
-// appendValid appends run with each invalid UTF-8 byte replaced by U+FFFD.
-func appendValid(b, run []byte) []byte {
+// writeValid writes run with each invalid UTF-8 byte replaced by U+FFFD.
+func writeValid(b *strings.Builder, run []byte) {
 	for r := 0; r < len(run); {
 		if c := run[r]; c < utf8.RuneSelf {
-			b = append(b, c)
+			b.WriteByte(c)
 			r++
 			continue
 		}
 		rr, size := utf8.DecodeRune(run[r:])
-		b = utf8.AppendRune(b, rr)
+		b.WriteRune(rr)
 		r += size
 	}
-	return b
 }
 
 // hex4 reads four hex digits (already validated).

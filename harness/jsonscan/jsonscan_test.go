@@ -76,49 +76,45 @@ func TestTextAgreesWithEncodingJSON(t *testing.T) {
 	}
 }
 
-// TestPlainRunAgreesWithGo: the assembly run finder and the portable one
-// agree on the run's length and on whether it holds a non-ASCII byte, for
-// specials and high bytes at every offset of a block and in the tail.
-func TestPlainRunAgreesWithGo(t *testing.T) {
+// TestRunAgreesWithGo: the assembly scan and the portable one agree on
+// where a string's run stops and on whether it took an escape or a
+// non-ASCII byte, for specials, escapes and high bytes at every offset of
+// a block and in the tail.
+func TestRunAgreesWithGo(t *testing.T) {
 	var inputs [][]byte
-	for _, special := range []byte{'"', '\\', 0x00, 0x1f, 0x20, 0x7f, 0x80, 0xff, 'a'} {
+	for _, ins := range []string{`"`, `\`, "\x00", "\x1f", " ", "\x7f", "\x80", "\xff", `\n`, `\"`, `\\`, `\/`, `\u00e9`, `\x`, `\`} {
 		for n := 0; n <= 40; n++ {
-			for at := 0; at < n; at++ {
-				b := []byte(strings.Repeat("x", n))
-				b[at] = special
+			for at := 0; at <= n; at++ {
+				x := strings.Repeat("x", n)
+				b := []byte(x[:at] + ins + x[at:])
 				inputs = append(inputs, b)
 				if at > 0 {
 					c := append([]byte(nil), b...)
-					c[at-1] = 0xc3 // a high byte before the special one
+					c[at-1] = 0xc3 // a high byte before it
 					inputs = append(inputs, c)
 				}
 			}
 		}
 	}
 	r := rand.New(rand.NewPCG(1, 2))
-	for range 2000 {
+	for range 5000 {
 		b := make([]byte, r.IntN(100))
 		for i := range b {
 			b[i] = byte(0x20 + r.IntN(0x60)) // printable, mostly plain
-			if r.IntN(50) == 0 {
+			switch r.IntN(40) {
+			case 0:
 				b[i] = byte(r.IntN(256))
+			case 1, 2:
+				b[i] = '\\'
 			}
 		}
 		inputs = append(inputs, b)
 	}
 	for _, b := range inputs {
-		n, high := plainRun(b)
-		wn, whigh := plainRunGo(b)
-		if n != wn || high != whigh {
-			t.Fatalf("plainRun(%q) = %d, %v; want %d, %v", b, n, high, wn, whigh)
-		}
-		for i := 0; i < n; i++ {
-			if c := b[i]; c < 0x20 || c == '"' || c == '\\' {
-				t.Fatalf("plainRun(%q) = %d passes special byte %d", b, n, i)
-			}
-		}
-		if n < len(b) && b[n] >= 0x20 && b[n] != '"' && b[n] != '\\' {
-			t.Fatalf("plainRun(%q) = %d stops at plain byte %q", b, n, b[n])
+		n, esc, high := run(b)
+		wn, wesc, whigh := runGo(b)
+		if n != wn || esc != wesc || high != whigh {
+			t.Fatalf("run(%q) = %d, %v, %v; want %d, %v, %v", b, n, esc, high, wn, wesc, whigh)
 		}
 	}
 }

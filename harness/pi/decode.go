@@ -446,6 +446,7 @@ func (ix *index) summary(head int32) history.Summary {
 // on the active path in file (= seq) order.
 func (ix *index) emit(f *jsonl.File, emit history.EmitFunc) error {
 	lr := f.Lines(ix.committed)
+	stable := f.Stable()
 	if _, _, err := lr.Next(); err != nil { // the header
 		return ix.changed(1)
 	}
@@ -467,8 +468,8 @@ func (ix *index) emit(f *jsonl.File, emit history.EmitFunc) error {
 		if !n.onPath || n.nseq == 0 {
 			continue
 		}
-		if maphash.Bytes(ix.seed, line) != n.hash {
-			return ix.changed(lr.Line)
+		if !stable && maphash.Bytes(ix.seed, line) != n.hash {
+			return ix.changed(lr.Line) // a streamed file rewritten meanwhile
 		}
 		e, err := parseEntry(line, ix.version, true)
 		if err != nil {

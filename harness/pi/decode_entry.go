@@ -173,7 +173,7 @@ func parseEntryGeneral(line []byte, version int, withText bool) (entry, error) {
 	if err := e.setLinks(raw.ID, raw.ParentID, version); err != nil {
 		return entry{}, err
 	}
-	if raw.Timestamp != nil {
+	if raw.Timestamp != nil && withText { // the index pass does not need it
 		// An unparsable time is not a reason to hide the record.
 		e.time, _ = time.Parse(time.RFC3339Nano, *raw.Timestamp)
 	}
@@ -538,7 +538,7 @@ func parseEntryFast(line []byte, version int, withText bool) (entry, bool) {
 	if e.setLinks(raw.ID, raw.ParentID, version) != nil {
 		return entry{}, false
 	}
-	if raw.Timestamp != nil {
+	if raw.Timestamp != nil && withText { // the index pass does not need it
 		e.time, _ = time.Parse(time.RFC3339Nano, *raw.Timestamp)
 	}
 	var err error

@@ -33,7 +33,7 @@ func scanEntry(line []byte, withText bool) (fastEntry, bool) {
 		case "parentId":
 			return m.First(2) && s.OptText(&e.ParentID, true), true
 		case "timestamp":
-			return m.First(3) && s.OptText(&e.Timestamp, true), true
+			return m.First(3) && s.OptText(&e.Timestamp, withText), true
 		case "message":
 			if !m.First(4) {
 				return false, true

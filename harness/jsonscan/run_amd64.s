@@ -1,0 +1,133 @@
+#include "textflag.h"
+
+// func run(b []byte) (n int, esc, high bool)
+//
+// Sixteen bytes at a time (SSE2, the amd64 baseline). A byte is special
+// when it is a quote, a backslash or at most 0x1f (a saturating subtract
+// of 0x1f leaves zero exactly for those). Simple escapes are stepped over
+// inside the block, so a string with an escape every few dozen bytes is
+// still one call; anything else special ends the run for Go to judge.
+//
+// Registers: SI base, BX len, AX block offset, DX special mask of the
+// block, R11 its sign bits, R8 sign bits of the bytes taken, R10 esc,
+// DI the simpleEscape table.
+TEXT ·run(SB), NOSPLIT, $0-34
+	MOVQ b_base+0(FP), SI
+	MOVQ b_len+8(FP), BX
+	XORQ AX, AX
+	XORL R8, R8
+	XORL R10, R10
+	LEAQ ·simpleEscape(SB), DI
+	MOVQ $0x2222222222222222, DX
+	MOVQ DX, X1
+	PUNPCKLQDQ X1, X1        // '"' x16
+	MOVQ $0x5c5c5c5c5c5c5c5c, DX
+	MOVQ DX, X2
+	PUNPCKLQDQ X2, X2        // '\\' x16
+	MOVQ $0x1f1f1f1f1f1f1f1f, DX
+	MOVQ DX, X3
+	PUNPCKLQDQ X3, X3        // 0x1f x16
+	PXOR X4, X4              // zero
+
+block:
+	MOVQ BX, CX
+	SUBQ AX, CX
+	CMPQ CX, $16
+	JLT tail
+	MOVOU (SI)(AX*1), X0
+	MOVO X0, X5
+	PCMPEQB X1, X5
+	MOVO X0, X6
+	PCMPEQB X2, X6
+	POR X6, X5
+	MOVO X0, X6
+	PSUBUSB X3, X6
+	PCMPEQB X4, X6
+	POR X6, X5
+	PMOVMSKB X5, DX
+	PMOVMSKB X0, R11
+	TESTL DX, DX
+	JNZ special
+	ORL R11, R8
+	ADDQ $16, AX
+	JMP block
+
+special:
+	BSFL DX, CX              // position of the special byte in the block
+	LEAQ (AX)(CX*1), R9
+	MOVBLZX (SI)(R9*1), R12
+	CMPL R12, $0x5c
+	JNE stop                 // a quote or a control character
+	LEAQ 1(R9), R13
+	CMPQ R13, BX
+	JGE stop
+	MOVBLZX (SI)(R13*1), R12
+	MOVBLZX (DI)(R12*1), R12 // simpleEscape[c]: one predictable branch
+	TESTL R12, R12
+	JNZ simple
+	JMP stop                 // \u or an invalid escape
+
+simple:
+	MOVL $1, R10
+	ADDL $2, CX              // first position after the escape
+	CMPL CX, $16
+	JGE past
+	MOVL $-1, R12
+	SHLL CX, R12
+	ANDL R12, DX             // specials after the escape
+	JNZ special
+	ORL R11, R8              // the rest of the block is plain
+	ADDQ $16, AX
+	JMP block
+
+past:
+	ORL R11, R8
+	ADDQ CX, AX
+	JMP block
+
+stop:
+	MOVL $1, R12
+	SHLL CX, R12
+	DECL R12
+	ANDL R11, R12            // sign bits of the bytes before the stop
+	ORL R12, R8
+	MOVQ R9, AX
+	JMP done
+
+tail:
+	CMPQ AX, BX
+	JGE done
+	MOVBLZX (SI)(AX*1), CX
+	CMPL CX, $0x5c
+	JEQ tailesc
+	CMPL CX, $0x22
+	JEQ done
+	CMPL CX, $0x20
+	JLT done
+	ANDL $0x80, CX
+	ORL CX, R8
+	INCQ AX
+	JMP tail
+
+tailesc:
+	LEAQ 1(AX), R13
+	CMPQ R13, BX
+	JGE done
+	MOVBLZX (SI)(R13*1), CX
+	MOVBLZX (DI)(CX*1), CX
+	TESTL CX, CX
+	JNZ tailsimple
+	JMP done
+
+tailsimple:
+	MOVL $1, R10
+	ADDQ $2, AX
+	JMP tail
+
+done:
+	MOVQ AX, n+24(FP)
+	TESTL R10, R10
+	SETNE esc+32(FP)
+	TESTL R8, R8
+	SETNE high+33(FP)
+	RET

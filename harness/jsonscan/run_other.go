@@ -1,0 +1,6 @@
+//go:build !amd64
+
+package jsonscan
+
+// run is Run; other architectures use the portable version.
+func run(b []byte) (n int, esc, high bool) { return runGo(b) }
