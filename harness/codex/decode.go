@@ -43,6 +43,11 @@ type source struct {
 	endOrd    int64       // lines with ordinal >= endOrd are not inherited; -1: none
 	inherited bool
 	committed int64 // bytes of committed lines, found by the first pass
+	// head is line 1 as readMeta decoded it. When the file is read whole
+	// (lines.Stable) every pass sees those same bytes, so the passes take
+	// it from here instead of decoding a session_meta, often tens of KiB
+	// of instructions, twice more with encoding/json.
+	head *record
 }
 
 // Decode reads the rollout at sess.Path, and the inherited prefix of every
@@ -168,6 +173,9 @@ func readMeta(s *source) (*sessionMeta, error) {
 	if r.kind != recSessionMeta || r.meta.threadID() == "" {
 		return nil, &RefusalError{Path: s.path, Line: 1, Reason: "the first line is not a session_meta with an id; this is not a Codex rollout"}
 	}
+	if s.lines.Stable() {
+		s.head = &r
+	}
 	return r.meta, nil
 }
 
@@ -266,7 +274,13 @@ func (d *decoder) lines(s *source, withText, first bool, fn func(r *record, line
 			}
 			continue
 		}
-		r, perr := parseRecord(line, withText)
+		var r record
+		var perr error
+		if lr.Line == 1 && s.head != nil {
+			r = *s.head
+		} else {
+			r, perr = parseRecord(line, withText)
+		}
 		if perr != nil {
 			if first && !terminated {
 				return nil // torn final line: a write in progress

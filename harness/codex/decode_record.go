@@ -485,7 +485,7 @@ type fastPayload struct {
 // anything else, including anything that would be refused.
 func parseRecordFast(line []byte, withText bool) (record, bool) {
 	r := record{ordinal: -1, boot: -1}
-	l, ok := scanLine(line, withText)
+	l, ok := scanLineItems(line, withText, true)
 	if !ok {
 		// Shapes the single-pass scanner leaves alone (output arrays and
 		// objects, escaped or case-folded keys, duplicates) or invalid

@@ -2,8 +2,10 @@ package codex
 
 import (
 	"encoding/json"
-	"github.com/notesoup/notesoup/harness/jsonscan"
 	"strconv"
+	"strings"
+
+	"github.com/notesoup/notesoup/harness/jsonscan"
 )
 
 // Field names of the structs scanLine fills, for the case-folding check.
@@ -23,8 +25,16 @@ var (
 // too. withText=false leaves the strings the indexing pass does not read
 // (arguments, inputs, outputs) as placeholders.
 func scanLine(line []byte, withText bool) (fastLine, bool) {
+	return scanLineItems(line, withText, false)
+}
+
+// scanLineItems is scanLine that, with items, also takes an output array of
+// content items, storing in Payload.Output the string anyOutputText makes
+// of it (so the result no longer mirrors json.Unmarshal field for field,
+// but parseRecordFast reads the same record from it).
+func scanLineItems(line []byte, withText, items bool) (fastLine, bool) {
 	var l fastLine
-	s := &scan{Scanner: jsonscan.Scanner{B: line}}
+	s := &scan{Scanner: jsonscan.Scanner{B: line}, items: items}
 	s.WS()
 	var m jsonscan.Seen
 	ok := s.ObjectOf(lineFields, func(key []byte) (bool, bool) {
@@ -153,6 +163,13 @@ func (s *scan) payload(p *fastPayload, withText bool) bool {
 				p.Output = nil
 				return true, true
 			}
+			if s.items && s.I < len(s.B) && s.B[s.I] == '[' {
+				// Content items (MCP tools): their joined text, as
+				// anyItemsText would make it, is what the output says.
+				text, ok := s.outputItems(withText)
+				p.Output = text
+				return ok, true
+			}
 			if !withText {
 				// Only the type matters to the indexing pass.
 				if _, _, ok := s.Str(); !ok {
@@ -218,6 +235,70 @@ func (s *scan) contentItems(dst *[]contentItem) bool {
 	})
 	*dst = out
 	return ok
+}
+
+// outputItems reads an output array of content items exactly as
+// encoding/json into []any followed by anyItemsText would, or gives up
+// (ok=false, and encoding/json decides): an element that is not an object,
+// a duplicate "type" or "text" (a map keeps the last), a type that is
+// neither a string nor null, a text item whose text is not a string.
+// withText=false checks the shape only and returns "".
+func (s *scan) outputItems(withText bool) (string, bool) {
+	var sb strings.Builder
+	ok := s.Array(func() bool {
+		var typ string
+		typOther := false // a type that is neither a string nor null
+		var text []byte   // the raw text string, quotes included
+		var m jsonscan.Seen
+		ok := s.ObjectOf(contentFields, func(key []byte) (bool, bool) {
+			switch string(key) {
+			case "type":
+				switch {
+				case !m.First(0):
+					return false, true
+				case s.Null():
+					return true, true
+				case s.I < len(s.B) && s.B[s.I] == '"':
+					v, ok := s.Text()
+					typ = v
+					return ok, true
+				}
+				typOther = true
+				return s.Skip(), true
+			case "text":
+				if !m.First(1) {
+					return false, true
+				}
+				at := s.I
+				if s.I < len(s.B) && s.B[s.I] == '"' {
+					_, _, ok := s.Str()
+					text = s.B[at:s.I]
+					return ok, true
+				}
+				return s.Skip(), true
+			}
+			return s.Skip(), false
+		})
+		switch {
+		case !ok || typOther:
+			return false
+		case !isTextItem(typ):
+			return true
+		case text == nil:
+			return false
+		}
+		if withText {
+			t, _ := (&jsonscan.Scanner{B: text}).Text()
+			if t != "" {
+				if sb.Len() > 0 {
+					sb.WriteString("\n")
+				}
+				sb.WriteString(t)
+			}
+		}
+		return true
+	})
+	return sb.String(), ok
 }
 
 func (s *scan) completed(it *completedItem) bool {

@@ -81,3 +81,46 @@ func FuzzScanLine(f *testing.F) {
 		checkScanAgrees(t, line)
 	})
 }
+
+// TestOutputItemsAgree: an output array of content items (MCP tools) is
+// taken by the scanner and read exactly as the general path reads it, and
+// every shape the scanner cannot mirror (a map keeps a duplicate's last
+// value, a mistyped type or text) is left to encoding/json.
+func TestOutputItemsAgree(t *testing.T) {
+	line := func(output string) string {
+		return `{"type":"response_item","payload":{"type":"function_call_output","call_id":"c","output":` + output + `}}`
+	}
+	tests := []struct {
+		output string
+		taken  bool // by the scanner
+	}{
+		{`[{"type":"input_text","text":"x"}]`, true},
+		{`[]`, true},
+		{`[{"type":"input_text","text":"a\nb \"q\" \u00e9"},{"type":"input_image","image_url":"data:..."},{"type":"output_text","text":""},{"text":"y","type":"text"}]`, true},
+		{`[{"type":null,"text":1},{"type":"text","text":"z","extra":[1,{"a":null}]}]`, true},
+		{"[{\"type\":\"text\",\"text\":\"bad \xff utf-8\"}]", true},
+		{`[{"type":"text"}]`, false},
+		{`[{"type":"text","text":null}]`, false},
+		{`[{"type":"text","text":3}]`, false},
+		{`[{"type":3,"text":"x"}]`, false},
+		{`[{"type":"text","text":"a","text":"b"}]`, false},
+		{`[{"type":"text","type":"image","text":"b"}]`, false},
+		{`["text"]`, false},
+		{`[null]`, false},
+		{`[{"t\u0079pe":"text","text":"b"}]`, false},
+		{`[{"type":"text","text":"a"},]`, false},
+	}
+	for _, tc := range tests {
+		l := []byte(line(tc.output))
+		if _, ok := scanLineItems(l, true, true); ok != tc.taken {
+			t.Errorf("scanner took %s: %v, want %v", tc.output, ok, tc.taken)
+		}
+		for _, withText := range []bool{false, true} {
+			f, fok := parseRecordFast(l, withText)
+			g, err := parseRecordGeneral(l, withText)
+			if fok && (err != nil || !reflect.DeepEqual(f, g)) {
+				t.Errorf("%s (text %v): fast %+v, general %+v (%v)", tc.output, withText, f, g, err)
+			}
+		}
+	}
+}
