@@ -44,19 +44,31 @@ func (e *LineTooLongError) Error() string {
 	return fmt.Sprintf("line %d is longer than %d MiB; a transcript record that large is corrupt or not a transcript", e.Line, e.Max>>20)
 }
 
-// pool holds read buffers of ReadBufferSize to WholeBytes between decodes,
-// so a decode allocates no buffer of its own in the steady state (the
-// garbage collector runs far less often).
-var pool sync.Pool
+// Read buffers of ReadBufferSize to WholeBytes are reused between decodes,
+// so a decode allocates no buffer in the steady state. A few are kept in
+// spare, which the garbage collector never empties: a buffer allocated
+// afresh costs page faults as the file is read into it, more than the read
+// itself; the rest go to pool, which it empties at will. spare holds at
+// most len(spare) buffers of at most WholeBytes, a fixed bound.
+var (
+	spare = make(chan []byte, 2)
+	pool  sync.Pool
+)
 
-// getBuf returns a pooled buffer of at least n bytes (n <= WholeBytes).
+// getBuf returns a buffer of at least n bytes (n <= WholeBytes).
 func getBuf(n int) []byte {
-	if p, ok := pool.Get().(*[]byte); ok {
-		if cap(*p) >= n {
-			return (*p)[:cap(*p)]
+	var b []byte
+	select {
+	case b = <-spare:
+	default:
+		if p, ok := pool.Get().(*[]byte); ok {
+			b = *p
 		}
-		// Too small for this file: drop it, a larger one takes its place.
 	}
+	if cap(b) >= n {
+		return b[:cap(b)]
+	}
+	// Too small for this file (or none): a larger one takes its place.
 	c := ReadBufferSize
 	for c < n {
 		c *= 2
@@ -64,14 +76,18 @@ func getBuf(n int) []byte {
 	return make([]byte, c)
 }
 
-// putBuf returns a buffer to the pool; buffers grown past WholeBytes for a
+// putBuf returns a buffer for reuse; buffers grown past WholeBytes for a
 // long line are left to the garbage collector.
 func putBuf(b []byte) {
 	if cap(b) < ReadBufferSize || cap(b) > WholeBytes {
 		return
 	}
 	b = b[:cap(b)]
-	pool.Put(&b)
+	select {
+	case spare <- b:
+	default:
+		pool.Put(&b)
+	}
 }
 
 // File is one transcript opened for a decoder's passes: Lines starts a pass,
