@@ -99,9 +99,19 @@ func SessionInfo(path string) (history.Session, error) {
 	}
 	var prompt, custom, ai string
 	var last time.Time
-	scan := func(r io.Reader, skipFirst bool) {
+	// scan reads r's lines. skipFirst drops the first (the tail starts
+	// mid-line); cut drops a last line with no newline (the head ends
+	// mid-line), which could only fail to decode, after costing a
+	// validation of up to headScanBytes.
+	scan := func(r io.Reader, skipFirst, cut bool) {
 		sc := bufio.NewScanner(r)
 		sc.Buffer(make([]byte, 64<<10), headScanBytes)
+		unterminated := false
+		sc.Split(func(data []byte, atEOF bool) (int, []byte, error) {
+			adv, tok, err := bufio.ScanLines(data, atEOF)
+			unterminated = tok != nil && adv == len(data) && atEOF && (len(data) == 0 || data[len(data)-1] != '\n')
+			return adv, tok, err
+		})
 		first := true
 		for sc.Scan() {
 			if first && skipFirst {
@@ -109,8 +119,11 @@ func SessionInfo(path string) (history.Session, error) {
 				continue
 			}
 			first = false
+			if cut && unterminated {
+				break
+			}
 			var rec infoRecord
-			if json.Unmarshal(sc.Bytes(), &rec) != nil {
+			if !decodeInfo(sc.Bytes(), &rec) {
 				continue
 			}
 			if rec.Cwd != "" && s.Cwd == "" {
@@ -143,14 +156,14 @@ func SessionInfo(path string) (history.Session, error) {
 			}
 		}
 	}
-	scan(io.LimitReader(f, headScanBytes), false)
+	scan(io.LimitReader(f, headScanBytes), false, st.Size() > headScanBytes)
 	if st.Size() > headScanBytes {
 		off := st.Size() - tailScanBytes
 		if off < headScanBytes {
 			off = headScanBytes
 		}
 		if _, err := f.Seek(off, io.SeekStart); err == nil {
-			scan(f, true)
+			scan(f, true, false)
 		}
 	}
 	title := custom
