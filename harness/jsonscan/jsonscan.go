@@ -18,6 +18,7 @@ import (
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // MaxDepth bounds nesting; deeper lines take the encoding/json path.
@@ -165,6 +166,9 @@ func unescape(raw []byte, high bool) string {
 	// Escapes are ASCII, so the runs are valid UTF-8 exactly when the
 	// whole string is: one check, not one per run.
 	fix := high && !utf8.Valid(raw)
+	if !fix {
+		return unescapeValid(raw)
+	}
 	// A Builder's buffer is not zeroed before it is written, and String
 	// hands it over without a copy.
 	var b strings.Builder
@@ -217,6 +221,67 @@ func unescape(raw []byte, high bool) string {
 		r += 2
 	}
 	return b.String()
+}
+
+// unescapeByte translates the character after a backslash of a simple
+// escape; zero for \u and anything invalid.
+var unescapeByte = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+
+// unescapeValid is unescape of a string that is valid UTF-8: the simple
+// escapes are translated while the string is copied (unescapeRun), and Go
+// decodes the \u escapes between runs. The decoded string is never longer
+// than raw, so one buffer of that size takes it and is handed over
+// without another copy.
+func unescapeValid(raw []byte) string {
+	b := make([]byte, len(raw))
+	w, r := 0, 0
+	for {
+		dw, dr := unescapeRun(b[w:], raw[r:])
+		w, r = w+dw, r+dr
+		if r >= len(raw) {
+			break
+		}
+		// A \u escape (validated by the scan).
+		rr := hex4(raw[r+2:])
+		r += 6
+		if utf16.IsSurrogate(rr) {
+			rr1 := rune(-1)
+			if r+6 <= len(raw) && raw[r] == '\\' && raw[r+1] == 'u' {
+				rr1 = hex4(raw[r+2:])
+			}
+			if dec := utf16.DecodeRune(rr, rr1); dec != unicode.ReplacementChar {
+				r += 6
+				w += utf8.EncodeRune(b[w:], dec)
+				continue
+			}
+			rr = unicode.ReplacementChar
+		}
+		w += utf8.EncodeRune(b[w:], rr)
+	}
+	if w == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], w)
+}
+
+// unescapeRunGo copies src to dst, translating the simple escapes, until a
+// \u escape (returned at src[r]) or the end of src; dst is at least as long
+// as src. The portable unescapeRun, and the reference for the assembly.
+func unescapeRunGo(dst, src []byte) (w, r int) {
+	for r < len(src) {
+		c := src[r]
+		if c != '\\' {
+			dst[w] = c
+			w, r = w+1, r+1
+			continue
+		}
+		if r+1 >= len(src) || unescapeByte[src[r+1]] == 0 {
+			break
+		}
+		dst[w] = unescapeByte[src[r+1]]
+		w, r = w+1, r+2
+	}
+	return w, r
 }
 
 // writeValid writes run with each invalid UTF-8 byte replaced by U+FFFD.

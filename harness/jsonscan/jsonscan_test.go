@@ -118,3 +118,49 @@ func TestRunAgreesWithGo(t *testing.T) {
 		}
 	}
 }
+
+// TestUnescapeRunAgreesWithGo: the assembly copy-and-translate and the
+// portable one write the same bytes and stop at the same place, for
+// escapes at every offset of a block and in the tail.
+func TestUnescapeRunAgreesWithGo(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	pieces := []string{`\n`, `\"`, `\\`, `\/`, `\t`, `\u00e9`, `\x`, "é", "plain", "0123456789abcdef", `\`}
+	for range 5000 {
+		var sb strings.Builder
+		for range r.IntN(12) {
+			sb.WriteString(strings.Repeat("x", r.IntN(20)))
+			sb.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		src := []byte(sb.String())
+		dst, want := make([]byte, len(src)), make([]byte, len(src))
+		w, n := unescapeRun(dst, src)
+		ww, wn := unescapeRunGo(want, src)
+		if w != ww || n != wn || string(dst[:w]) != string(want[:ww]) {
+			t.Fatalf("unescapeRun(%q) = %q, %d; want %q, %d", src, dst[:w], n, want[:ww], wn)
+		}
+	}
+}
+
+// TestTextRandomAgreesWithEncodingJSON: strings dense with every kind of
+// escape decode exactly as encoding/json decodes them.
+func TestTextRandomAgreesWithEncodingJSON(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	pieces := []string{`\n`, `\"`, `\\`, `\/`, `\b`, `\f`, `\r`, `\t`, `\u00e9`, `\ud83d\ude00`, `\ud800`, `\udc00x`, "é", "✓", "\xff", "plain text "}
+	for range 5000 {
+		var sb strings.Builder
+		sb.WriteByte('"')
+		for range r.IntN(16) {
+			sb.WriteString(strings.Repeat("y", r.IntN(24)))
+			sb.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		sb.WriteString(`"}`)
+		line := sb.String()
+		s := &Scanner{B: []byte(line)}
+		got, ok := s.Text()
+		var std string
+		err := json.Unmarshal([]byte(line[:len(line)-1]), &std)
+		if !ok || err != nil || got != std {
+			t.Fatalf("Text(%q) = %q, %v; encoding/json: %q, %v", line, got, ok, std, err)
+		}
+	}
+}

@@ -131,3 +131,84 @@ done:
 	TESTL R8, R8
 	SETNE high+33(FP)
 	RET
+
+// func unescapeRun(dst, src []byte) (w, r int)
+//
+// Copies src to dst sixteen bytes at a time, translating the simple escapes
+// on the way, until a \u escape (returned at src[r], for Go to decode) or
+// the end of src. src is a validated string's contents; len(dst) must be
+// at least len(src), so a whole block may be stored before it is known how
+// much of it is plain (w never passes r).
+//
+// Registers: SI src, BX len(src), DI dst, AX r, CX w, R8 the unescapeByte
+// table, X1 backslashes.
+TEXT ·unescapeRun(SB), NOSPLIT, $0-64
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ src_len+32(FP), BX
+	XORQ AX, AX
+	XORQ CX, CX
+	LEAQ ·unescapeByte(SB), R8
+	MOVQ $0x5c5c5c5c5c5c5c5c, DX
+	MOVQ DX, X1
+	PUNPCKLQDQ X1, X1        // '\\' x16
+
+ublock:
+	MOVQ BX, DX
+	SUBQ AX, DX
+	CMPQ DX, $16
+	JLT utail
+	MOVOU (SI)(AX*1), X0
+	MOVOU X0, (DI)(CX*1)     // stored whole; only the plain part counts
+	PCMPEQB X1, X0
+	PMOVMSKB X0, DX
+	TESTL DX, DX
+	JNZ uesc
+	ADDQ $16, AX
+	ADDQ $16, CX
+	JMP ublock
+
+uesc:
+	BSFL DX, DX
+	ADDQ DX, AX
+	ADDQ DX, CX
+	LEAQ 1(AX), R9
+	CMPQ R9, BX
+	JGE udone                // a lone backslash at the end: not a valid string
+	MOVBLZX (SI)(R9*1), R10
+	MOVBLZX (R8)(R10*1), R10
+	TESTL R10, R10
+	JZ udone                 // \u: Go decodes it
+	MOVB R10, (DI)(CX*1)
+	INCQ CX
+	ADDQ $2, AX
+	JMP ublock
+
+utail:
+	CMPQ AX, BX
+	JGE udone
+	MOVBLZX (SI)(AX*1), R10
+	CMPL R10, $0x5c
+	JEQ utailesc
+	MOVB R10, (DI)(CX*1)
+	INCQ AX
+	INCQ CX
+	JMP utail
+
+utailesc:
+	LEAQ 1(AX), R9
+	CMPQ R9, BX
+	JGE udone
+	MOVBLZX (SI)(R9*1), R10
+	MOVBLZX (R8)(R10*1), R10
+	TESTL R10, R10
+	JZ udone
+	MOVB R10, (DI)(CX*1)
+	INCQ CX
+	ADDQ $2, AX
+	JMP utail
+
+udone:
+	MOVQ CX, w+48(FP)
+	MOVQ AX, r+56(FP)
+	RET

@@ -4,3 +4,6 @@ package jsonscan
 
 // run is Run; other architectures use the portable version.
 func run(b []byte) (n int, esc, high bool) { return runGo(b) }
+
+// unescapeRun is unescapeRunGo on other architectures.
+func unescapeRun(dst, src []byte) (w, r int) { return unescapeRunGo(dst, src) }
