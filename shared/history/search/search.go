@@ -117,26 +117,50 @@ func Search(query string, opts Options) (Result, error) {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	res := Result{Query: query}
-	var jobs []job
-	byID := map[string]string{} // "harness:id" -> path, for fork parents
+	// The listings, the cache load and the answers overlap: each source
+	// is listed by its own goroutine, which hands its files to the
+	// workers in batches as soon as it has them.
+	n := len(opts.Sources)
+	s := &searcher{query: query, plan: newPlan(query), per: per, lists: make([][]job, n), listed: make(chan struct{})}
+	answers := make([][]*fileAnswer, n)
+	listErrs := make([]error, n)
+	batches := make(chan batch, 64)
+	// listed waits for every listing (pathOf needs them all), sending
+	// for every batch to be handed out. A worker waiting in pathOf never
+	// holds up a listing: lists are set before their batches are sent.
+	var listed, sending sync.WaitGroup
 	for i := range opts.Sources {
-		src := &opts.Sources[i]
-		ss, err := src.Files()
-		if err != nil {
-			res.Errors = append(res.Errors, fmt.Sprintf("%s sessions: %v", src.Harness, err))
-		}
-		for _, s := range ss {
-			s.Harness = src.Harness
-			jobs = append(jobs, job{src: src, sess: s})
-			byID[src.Harness+":"+s.ID] = s.Path
-		}
+		listed.Add(1)
+		sending.Add(1)
+		go func() {
+			defer sending.Done()
+			src := &opts.Sources[i]
+			ss, err := src.Files()
+			listErrs[i] = err
+			jobs := make([]job, len(ss))
+			for k, sess := range ss {
+				sess.Harness = src.Harness
+				jobs[k] = job{src: src, sess: sess}
+			}
+			s.lists[i] = jobs
+			answers[i] = make([]*fileAnswer, len(jobs))
+			listed.Done()
+			for lo := 0; lo < len(jobs); lo += batchFiles {
+				batches <- batch{src: i, lo: lo, hi: min(len(jobs), lo+batchFiles)}
+			}
+		}()
 	}
-	cache := loadCache(opts.CacheDir, query, per)
-	s := &searcher{query: query, plan: newPlan(query), per: per, cache: cache, byID: byID}
-	answers := make([]*fileAnswer, len(jobs))
+	go func() {
+		listed.Wait()
+		close(s.listed)
+	}()
+	go func() {
+		sending.Wait()
+		close(batches)
+	}()
+	s.cache = loadCache(opts.CacheDir, query, per)
 	var (
 		wg    sync.WaitGroup
-		next  = make(chan int)
 		mu    sync.Mutex
 		stats Stats
 		dirty bool
@@ -146,48 +170,62 @@ func Search(query string, opts Options) (Result, error) {
 		go func() {
 			defer wg.Done()
 			ws := &worker{s: s, buf: make([]byte, 0, chunkBytes)}
-			for i := range next {
-				a, how, scanned := ws.answer(jobs[i])
-				answers[i] = a
-				mu.Lock()
-				stats.ScannedByte += scanned
-				switch how {
-				case fromCache:
-					stats.Cached++
-				case fromScan:
-					stats.Skipped++
-					dirty = true
-				case fromDecode:
-					stats.Decoded++
-					dirty = true
+			defer ws.dir.close()
+			var local Stats
+			changed := false
+			for b := range batches {
+				for k := b.lo; k < b.hi; k++ {
+					a, how, scanned := ws.answer(s.lists[b.src][k])
+					answers[b.src][k] = a
+					local.ScannedByte += scanned
+					switch how {
+					case fromCache:
+						local.Cached++
+					case fromScan:
+						local.Skipped++
+						changed = true
+					case fromDecode:
+						local.Decoded++
+						changed = true
+					}
 				}
-				mu.Unlock()
 			}
+			mu.Lock()
+			stats.ScannedByte += local.ScannedByte
+			stats.Cached += local.Cached
+			stats.Skipped += local.Skipped
+			stats.Decoded += local.Decoded
+			dirty = dirty || changed
+			mu.Unlock()
 		}()
 	}
-	for i := range jobs {
-		next <- i
-	}
-	close(next)
 	wg.Wait()
-	fresh := make(map[string]*fileAnswer, len(jobs))
-	for i, a := range answers {
-		if a == nil {
-			continue
-		}
-		stats.Files++
-		stats.Bytes += a.Key.Size
-		fresh[jobs[i].sess.Path] = a
-		if a.Err != "" {
-			res.Errors = append(res.Errors, a.Err)
-			continue
-		}
-		if a.Count > 0 {
-			res.Sessions = append(res.Sessions, SessionHits{Session: a.Session, Count: a.Count, Entries: a.Entries})
+	cache := s.cache
+	for i, src := range opts.Sources {
+		if listErrs[i] != nil {
+			res.Errors = append(res.Errors, fmt.Sprintf("%s sessions: %v", src.Harness, listErrs[i]))
 		}
 	}
-	if len(fresh) != len(cache.Files) {
-		dirty = true // files were removed: drop their answers
+	files := 0
+	for i := range answers {
+		for _, a := range answers[i] {
+			if a == nil {
+				continue
+			}
+			files++
+			stats.Files++
+			stats.Bytes += a.Key.Size
+			if a.Err != "" {
+				res.Errors = append(res.Errors, a.Err)
+				continue
+			}
+			if a.Count > 0 {
+				res.Sessions = append(res.Sessions, SessionHits{Session: a.Session, Count: a.Count, Entries: a.Entries})
+			}
+		}
+	}
+	if files != len(cache.Files) {
+		dirty = true // files were removed (or added): drop their answers
 	}
 	res.Stats = stats
 	sort.SliceStable(res.Sessions, func(i, j int) bool {
@@ -197,7 +235,15 @@ func Search(query string, opts Options) (Result, error) {
 		}
 		return a.Session.Path < b.Session.Path
 	})
-	if dirty {
+	if dirty && opts.CacheDir != "" {
+		fresh := make(map[string]*fileAnswer, files)
+		for i := range answers {
+			for k, a := range answers[i] {
+				if a != nil {
+					fresh[s.lists[i][k].sess.Path] = a
+				}
+			}
+		}
 		cache.Files = fresh
 		if err := cache.save(opts.CacheDir); err != nil {
 			res.Errors = append(res.Errors, err.Error())
@@ -205,6 +251,14 @@ func Search(query string, opts Options) (Result, error) {
 	}
 	return res, nil
 }
+
+// batchFiles is how many files of one listing a worker takes at a time:
+// few enough to share the work evenly, enough that consecutive files of
+// one directory go to one worker (see dirHandle).
+const batchFiles = 32
+
+// batch is a run of one source's files, lists[src][lo:hi].
+type batch struct{ src, lo, hi int }
 
 // How an answer was found.
 const (
@@ -220,13 +274,37 @@ type searcher struct {
 	plan  plan
 	per   int
 	cache *cacheFile // read-only while workers run
-	byID  map[string]string
+	// lists[i] are source i's files, set before any of them is handed out.
+	lists [][]job
+	// listed is closed when every source is listed.
+	listed chan struct{}
+	// byID maps "harness:id" to a path, for fork parents; built on first
+	// use, after every source is listed.
+	byIDOnce sync.Once
+	byID     map[string]string
+}
+
+// pathOf finds a session's file by harness and id, once every source is
+// listed (a fork's parent may be in a listing still under way).
+func (s *searcher) pathOf(harness, id string) (string, bool) {
+	s.byIDOnce.Do(func() {
+		<-s.listed
+		s.byID = map[string]string{}
+		for _, jobs := range s.lists {
+			for _, j := range jobs {
+				s.byID[j.sess.Harness+":"+j.sess.ID] = j.sess.Path
+			}
+		}
+	})
+	p, ok := s.byID[harness+":"+id]
+	return p, ok
 }
 
 // worker searches files one at a time with its own read buffer.
 type worker struct {
 	s   *searcher
-	buf []byte // read buffer
+	dir dirHandle // the directory of the file opened last
+	buf []byte    // read buffer
 	// first is the first line of the file scanned last.
 	first []byte
 	tail  []byte // the tail read for a key
@@ -244,7 +322,7 @@ func (w *worker) answer(j job) (*fileAnswer, int, int64) {
 	if cap(w.tail) < tailBytes {
 		w.tail = make([]byte, tailBytes)
 	}
-	f, st, err := openFile(path)
+	f, st, err := w.dir.openFile(path)
 	if err != nil {
 		return fail(err)
 	}
@@ -445,7 +523,7 @@ func (s *searcher) forkParents(threads []string, buf []byte) []string {
 			continue
 		}
 		seen[t] = true
-		p, ok := s.byID["codex:"+t]
+		p, ok := s.pathOf(history.HarnessCodex, t)
 		if !ok {
 			continue
 		}

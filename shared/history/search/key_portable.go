@@ -1,4 +1,4 @@
-//go:build !unix
+//go:build !linux
 
 package search
 
@@ -7,7 +7,8 @@ import (
 	"time"
 )
 
-// rawFile is an open file; elsewhere than unix, an os.File.
+// rawFile is an open file; elsewhere than Linux, an os.File (whose
+// Stat_t layout and poller differ by system).
 type rawFile struct{ *os.File }
 
 // fileStat is what the key needs from a stat.

@@ -1,4 +1,4 @@
-//go:build unix
+//go:build linux
 
 package search
 
@@ -34,6 +34,11 @@ func openFile(path string) (rawFile, fileStat, error) {
 	if err != nil {
 		return rawFile{-1}, fileStat{}, fmt.Errorf("open: %w", err)
 	}
+	return statFD(fd)
+}
+
+// statFD stats an open descriptor; on failure it closes it.
+func statFD(fd int) (rawFile, fileStat, error) {
 	var st syscall.Stat_t
 	if err := syscall.Fstat(fd, &st); err != nil {
 		syscall.Close(fd)
