@@ -280,6 +280,25 @@ func sessionID(sess history.Session) string {
 // bootProbe is the cheap byte test before a row is parsed for a boot marker.
 var bootProbe = []byte("notesoup-boot")
 
+// hasBootProbe is bytes.Contains(raw, bootProbe), anchored on the probe's
+// rarest byte: bytes.Index anchors on its first, and "n" is in every "\n"
+// escape of a tool output, so it stopped every few dozen bytes.
+func hasBootProbe(raw []byte) bool {
+	const at = len("notesoup-") // the "b"
+	for i := at; i < len(raw); {
+		k := bytes.IndexByte(raw[i:], 'b')
+		if k < 0 {
+			return false
+		}
+		i += k
+		if bytes.HasPrefix(raw[i-at:], bootProbe) {
+			return true
+		}
+		i++
+	}
+	return false
+}
+
 // readGraph is the first pass.
 func readGraph(f *jsonl.File, size int64, path, sid string) (*graph, error) {
 	g := &graph{path: path, sid: sid, byKey: map[uuidKey]int32{}, byStr: map[string]int32{}, strs: map[int32]string{},
@@ -388,7 +407,7 @@ func (g *graph) addRow(rec *metaRecord, raw []byte, line int) error {
 		}
 		g.links[i] = bl
 	}
-	if (rec.Type == typeUser || rec.Type == typeAttachment) && bytes.Contains(raw, bootProbe) {
+	if (rec.Type == typeUser || rec.Type == typeAttachment) && hasBootProbe(raw) {
 		text, err := rowText(raw)
 		if err != nil {
 			return g.refuse(line, "invalid %s row: %v", rec.Type, err)

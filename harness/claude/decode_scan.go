@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"unicode/utf16"
-	"unicode/utf8"
 
 	"github.com/notesoup/notesoup/harness/jsonscan"
 )
@@ -382,114 +380,9 @@ func str(raw []byte) (string, bool) {
 	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
 		return "", false
 	}
-	inner := raw[1 : len(raw)-1]
-	if bytes.IndexByte(inner, '\\') < 0 {
-		if utf8.Valid(inner) {
-			return string(inner), true
-		}
-		return string(fixUTF8(inner)), true
-	}
-	return unquote(inner), true
-}
-
-// fixUTF8 replaces each invalid byte with U+FFFD, as encoding/json does when
-// it decodes a string.
-func fixUTF8(b []byte) []byte {
-	out := make([]byte, 0, len(b)+8)
-	for i := 0; i < len(b); {
-		r, n := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && n == 1 {
-			out = utf8.AppendRune(out, utf8.RuneError)
-		} else {
-			out = append(out, b[i:i+n]...)
-		}
-		i += n
-	}
-	return out
-}
-
-// unquote decodes the escapes of a validated string's contents the way
-// encoding/json does (a lone surrogate becomes U+FFFD).
-func unquote(in []byte) string {
-	out := make([]byte, 0, len(in))
-	for i := 0; i < len(in); {
-		c := in[i]
-		if c != '\\' || i+1 >= len(in) {
-			// Copy the run up to the next escape in one go.
-			j := bytes.IndexByte(in[i+1:], '\\')
-			if j < 0 {
-				out = append(out, in[i:]...)
-				break
-			}
-			out = append(out, in[i:i+1+j]...)
-			i += 1 + j
-			continue
-		}
-		switch e := in[i+1]; e {
-		case '"', '\\', '/':
-			out = append(out, e)
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'u':
-			r, n := hex4(in, i+2)
-			if n == 0 {
-				out = append(out, in[i:i+2]...)
-				i += 2
-				continue
-			}
-			i += 6
-			if utf16.IsSurrogate(r) {
-				r2, n2 := hex4(in, i+2)
-				if i+1 < len(in) && in[i] == '\\' && in[i+1] == 'u' && n2 > 0 {
-					if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-						out = utf8.AppendRune(out, dec)
-						i += 6
-						continue
-					}
-				}
-				r = utf8.RuneError
-			}
-			out = utf8.AppendRune(out, r)
-			continue
-		default:
-			out = append(out, e)
-		}
-		i += 2
-	}
-	if !utf8.Valid(out) {
-		out = fixUTF8(out)
-	}
-	return string(out)
-}
-
-// hex4 reads four hex digits at in[i:], returning the rune and 4, or 0, 0.
-func hex4(in []byte, i int) (rune, int) {
-	if i+4 > len(in) {
-		return 0, 0
-	}
-	var r rune
-	for _, c := range in[i : i+4] {
-		switch {
-		case c >= '0' && c <= '9':
-			c -= '0'
-		case c >= 'a' && c <= 'f':
-			c = c - 'a' + 10
-		case c >= 'A' && c <= 'F':
-			c = c - 'A' + 10
-		default:
-			return 0, 0
-		}
-		r = r<<4 | rune(c)
-	}
-	return r, 4
+	// The shared decoder: one pass, escapes translated as the text is
+	// copied, one allocation.
+	return jsonscan.Unquote(raw[1 : len(raw)-1]), true
 }
 
 // strOrNull decodes a string, or nil for null; ok is false for anything else.

@@ -111,3 +111,16 @@ func trim(b []byte) []byte {
 	}
 	return b[i:j]
 }
+
+// TestHasBootProbe: the anchored search finds the probe exactly where
+// bytes.Contains does: at either end, after near misses, never in part.
+func TestHasBootProbe(t *testing.T) {
+	for _, s := range []string{
+		"", "b", "notesoup-boot", "xnotesoup-boot", "notesoup-bootx", `{"a":"\nnotesoup-boo\nnotesoup-boot"}`,
+		"notesoup-bo", "otesoup-boot", "notesoupboot", "bbbbbbbbbbbbbbnotesoup-b", "nnnnotesoup-notesoup-boot", "bnotesoup-boot",
+	} {
+		if got, want := hasBootProbe([]byte(s)), bytes.Contains([]byte(s), bootProbe); got != want {
+			t.Errorf("hasBootProbe(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

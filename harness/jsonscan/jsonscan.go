@@ -157,6 +157,16 @@ func (s *Scanner) Text() (string, bool) {
 	return unescape(raw, high), true
 }
 
+// Unquote decodes the contents of a JSON string already validated (the
+// bytes between its quotes) as encoding/json would: escapes resolved,
+// invalid UTF-8 replaced. For scanners of their own (Claude's).
+func Unquote(raw []byte) string {
+	if bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
+		return string(raw)
+	}
+	return unescape(raw, true)
+}
+
 // unescape resolves the escapes of a string str already validated, exactly
 // as encoding/json's unquote does: a surrogate pair becomes one rune, a lone
 // surrogate and each invalid UTF-8 byte become U+FFFD. The plain runs
@@ -186,6 +196,11 @@ func unescape(raw []byte, high bool) string {
 		r += k
 		if r >= len(raw) {
 			break
+		}
+		if r+1 == len(raw) || raw[r+1] == 'u' && !validU(raw[r:]) {
+			b.WriteByte('\\') // not an escape: raw was not validated
+			r++
+			continue
 		}
 		switch e := raw[r+1]; e {
 		case 'b':
@@ -241,7 +256,13 @@ func unescapeValid(raw []byte) string {
 		if r >= len(raw) {
 			break
 		}
-		// A \u escape (validated by the scan).
+		if !validU(raw[r:]) {
+			// Not an escape: raw was not validated (Unquote's callers
+			// may hand over anything). Keep the backslash, never panic.
+			b[w] = raw[r]
+			w, r = w+1, r+1
+			continue
+		}
 		rr := hex4(raw[r+2:])
 		r += 6
 		if utf16.IsSurrogate(rr) {
@@ -296,6 +317,11 @@ func writeValid(b *strings.Builder, run []byte) {
 		b.WriteRune(rr)
 		r += size
 	}
+}
+
+// validU reports whether b starts with a \u escape and its four digits.
+func validU(b []byte) bool {
+	return len(b) >= 6 && b[0] == '\\' && b[1] == 'u' && isHex(b[2]) && isHex(b[3]) && isHex(b[4]) && isHex(b[5])
 }
 
 // hex4 reads four hex digits (already validated).
