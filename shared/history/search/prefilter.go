@@ -206,17 +206,35 @@ func indexAtom(b []byte, a string, p *probe) int {
 }
 
 // scanner runs a plan over a file's bytes, chunk by chunk.
+//
+// It is lazy by default: a chunk is searched only for the first atom not
+// yet found (the atoms are in plan order, rarest first), and for the next
+// one only once that is found. A file that lacks the first atom, which is
+// most files, is then read by the kernel once for the atoms, not once per
+// atom. The price is that an atom whose search started in a later chunk
+// was not looked for in the chunks before: rescan says when the file must
+// be read again, eagerly (every atom not found, every chunk), to settle
+// the answer. Several files fed to one scanner (a Codex fork and the
+// parents it inherits from) are scanned eagerly: found atoms add up over
+// them, so every one must be looked for in each.
 type scanner struct {
-	p       plan
-	found   []bool
+	p     plan
+	found []bool
+	// missing counts the atoms not found.
 	missing int
 	// escaped is set once the file escapes a letter or digit as \u00XX;
 	// the atoms' absence then proves nothing.
 	escaped bool
+	// eager searches every atom not found in every chunk.
+	eager bool
+	// active is the atom a lazy scan searches, started at file offset
+	// from (-1: not started in this file).
+	active int
+	from   int64
 }
 
 func newScanner(p plan) *scanner {
-	return &scanner{p: p, found: make([]bool, len(p.atoms)), missing: len(p.atoms)}
+	return &scanner{p: p, found: make([]bool, len(p.atoms)), missing: len(p.atoms), from: -1}
 }
 
 // overlap is how many bytes of one chunk the next must repeat so that an
@@ -231,22 +249,54 @@ func (s *scanner) overlap() int {
 	return n
 }
 
-// feed scans one chunk of raw file bytes (which repeats the previous
-// chunk's last overlap() bytes) for the atoms, in either case, and for
-// escapes. done reports that the answer is settled: every atom was found,
-// or an escaped letter makes their absence prove nothing (either way the
-// file is a candidate).
-func (s *scanner) feed(b []byte) (done bool) {
-	for i, a := range s.p.atoms {
-		if !s.found[i] && indexAtom(b, a, &s.p.probes[i]) >= 0 {
+// startFile readies a lazy scan for a file's first chunk.
+func (s *scanner) startFile() { s.from = -1 }
+
+// feed scans one chunk of raw file bytes that starts at file offset pos
+// (and repeats the previous chunk's last overlap() bytes) for the atoms,
+// in either case, and for escapes. done reports that the answer is
+// settled: every atom was found, or an escaped letter makes their absence
+// prove nothing (either way the file is a candidate).
+func (s *scanner) feed(b []byte, pos int64) (done bool) {
+	if s.eager {
+		for i, a := range s.p.atoms {
+			if !s.found[i] && indexAtom(b, a, &s.p.probes[i]) >= 0 {
+				s.found[i] = true
+				s.missing--
+			}
+		}
+	} else {
+		for s.active < len(s.p.atoms) {
+			i := s.active
+			if s.found[i] { // found by an earlier eager pass
+				s.active++
+				continue
+			}
+			if s.from < 0 {
+				s.from = pos
+			}
+			if indexAtom(b, s.p.atoms[i], &s.p.probes[i]) < 0 {
+				break
+			}
 			s.found[i] = true
 			s.missing--
+			s.active++
+			s.from = -1 // the next atom starts with this chunk
 		}
 	}
 	if s.missing > 0 && !s.escaped && hasAlnumEscape(b) {
 		s.escaped = true
 	}
 	return s.candidate()
+}
+
+// rescan reports, after a lazy scan of a whole file that did not settle
+// the answer, whether the file must be scanned again eagerly before its
+// verdict holds: the atom being searched was not looked for from the
+// file's start. (An atom after it was not looked for at all, but the
+// file already lacks the active one, which is enough to rule it out.)
+func (s *scanner) rescan() bool {
+	return !s.eager && s.missing > 0 && s.from != 0
 }
 
 // candidate reports, after the whole file was fed, whether it may match.

@@ -115,3 +115,49 @@ func TestAnchorsPickRareBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestLazyScanSettles places two atoms at every pair of positions in a
+// file read in small chunks, in either order and with one or the other
+// missing, so the lazy scan's rescan (an atom found late, the next one
+// before it) is exercised, and checks the verdict against the text.
+func TestLazyScanSettles(t *testing.T) {
+	const line = `{"text":"lorem ipsum \u001b[0m dolor"}` + "\n"
+	filler := strings.Repeat(line, 4)
+	p := newPlan("alpha-omega")
+	if len(p.atoms) != 2 {
+		t.Fatalf("plan atoms %v", p.atoms)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "t.jsonl")
+	for _, chunk := range []int{16, 40} {
+		for i := 0; i <= len(filler); i += 7 {
+			for j := 0; j <= len(filler); j += 11 {
+				for _, words := range [][2]string{{"ALPHA", "omega"}, {"omega", "Alpha"}, {"alpha", "omeg"}, {"omegA", "alph"}} {
+					// words[0] at i, words[1] at j (j measured after
+					// the first insertion).
+					text := filler[:i] + words[0] + filler[i:]
+					k := min(j, len(text))
+					text = text[:k] + words[1] + text[k:]
+					want := strings.Contains(strings.ToLower(text), "alpha") && strings.Contains(strings.ToLower(text), "omega")
+					if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+						t.Fatal(err)
+					}
+					f, _, err := openFile(path)
+					if err != nil {
+						t.Fatal(err)
+					}
+					w := &worker{buf: make([]byte, 0, chunk)}
+					sc := newScanner(p)
+					done, _, _, _, err := w.scan(f, int64(len(text)), sc, false, nil)
+					f.Close()
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got := done || sc.candidate(); got != want {
+						t.Fatalf("chunk %d, %q at %d and %q at %d: candidate %v, want %v", chunk, words[0], i, words[1], j, got, want)
+					}
+				}
+			}
+		}
+	}
+}

@@ -32,15 +32,15 @@ func benchData(b *testing.B) []byte {
 func BenchmarkScanParts(b *testing.B) {
 	data := benchData(b)
 	buf := make([]byte, chunkBytes)
-	chunks := func(f func(c []byte)) {
+	chunks := func(f func(c []byte, pos int64)) {
 		for off := 0; off < len(data); off += chunkBytes {
-			f(buf[:copy(buf, data[off:min(len(data), off+chunkBytes)])])
+			f(buf[:copy(buf, data[off:min(len(data), off+chunkBytes)])], int64(off))
 		}
 	}
 	b.Run("copy", func(b *testing.B) {
 		b.SetBytes(int64(len(data)))
 		for b.Loop() {
-			chunks(func([]byte) {})
+			chunks(func([]byte, int64) {})
 		}
 	})
 	const absent = "corpuz" // not in the data: searched to the end
@@ -49,7 +49,7 @@ func BenchmarkScanParts(b *testing.B) {
 		b.SetBytes(int64(len(data)))
 		q := pairQuery{c1: 'p', m1: 0x20, c2: 'p', m2: 0x20}
 		for b.Loop() {
-			chunks(func(c []byte) {
+			chunks(func(c []byte, _ int64) {
 				for from := 0; ; {
 					i := indexPairGeneric(c[from:], &q)
 					if i < 0 {
@@ -63,7 +63,7 @@ func BenchmarkScanParts(b *testing.B) {
 	b.Run("pair", func(b *testing.B) {
 		b.SetBytes(int64(len(data)))
 		for b.Loop() {
-			chunks(func(c []byte) {
+			chunks(func(c []byte, _ int64) {
 				if indexAtom(c, absent, &p.probes[0]) >= 0 {
 					b.Fatal("found the absent atom")
 				}
@@ -73,14 +73,14 @@ func BenchmarkScanParts(b *testing.B) {
 	b.Run("escapes", func(b *testing.B) {
 		b.SetBytes(int64(len(data)))
 		for b.Loop() {
-			chunks(func(c []byte) { hasAlnumEscape(c) })
+			chunks(func(c []byte, _ int64) { hasAlnumEscape(c) })
 		}
 	})
 	b.Run("scanner", func(b *testing.B) {
 		b.SetBytes(int64(len(data)))
 		for b.Loop() {
 			sc := newScanner(newPlan("corpus-needle-1"))
-			chunks(func(c []byte) { sc.feed(c) })
+			chunks(func(c []byte, pos int64) { sc.feed(c, pos) })
 		}
 	})
 }

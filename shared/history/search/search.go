@@ -356,7 +356,12 @@ func (w *worker) answer(j job) (*fileAnswer, int, int64) {
 	// changes the key the next search sees, so an answer is never kept
 	// past one. A file that shrank under the scan reads short (the next
 	// stat differs), never beyond its end.
-	done, scanned, tail, tailOK, err := w.scan(f, key.Size, sc, !tailKnown, &w.first)
+	var first *[]byte // the first line decides a Codex fork's inheritance
+	w.first = w.first[:0]
+	if j.src.Harness == history.HarnessCodex {
+		first = &w.first
+	}
+	done, scanned, tail, tailOK, err := w.scan(f, key.Size, sc, !tailKnown, first)
 	if err == nil && !tailKnown {
 		if tailOK {
 			a.Key.Tail = tail
@@ -373,7 +378,8 @@ func (w *worker) answer(j job) (*fileAnswer, int, int64) {
 			// A paginated fork shows its parents' rows too: the answer
 			// depends on their bytes, and so does the raw scan.
 			a.Deps = map[string]FileKey{}
-			for _, p := range w.s.forkParents(threads, w.buf[:cap(w.buf)]) {
+			parents := w.s.forkParents(threads, w.buf[:cap(w.buf)])
+			for _, p := range parents {
 				k, n, pdone, err := w.scanParent(p, sc, done)
 				if errors.Is(err, fs.ErrNotExist) {
 					continue // a missing parent is the decoder's gap notice
@@ -417,9 +423,11 @@ func (w *worker) scanParent(path string, sc *scanner, done bool) (FileKey, int64
 	return k, n, done, err
 }
 
-// scan feeds the first size bytes of f to sc (when not nil) and keeps the
-// file's first line in *first (when not nil). done reports that the answer
-// is settled (see scanner.feed). When wantTail is set and the chunk read
+// scan feeds the first size bytes of f to sc (when not nil). For a Codex
+// file, first is not nil: scan keeps the file's first line there and, if
+// it names parents the session inherits from, makes sc eager, since their
+// files are fed to it next (see scanner). done reports that the answer is
+// settled (see scanner.feed). When wantTail is set and the chunk read
 // last holds the file's last tailBytes, tail is their hash (tailOK), which
 // saves a read.
 //
@@ -437,6 +445,7 @@ func (w *worker) scan(f rawFile, size int64, sc *scanner, wantTail bool, first *
 	keep := 0
 	if sc != nil {
 		keep = sc.overlap()
+		sc.startFile()
 	}
 	buf := w.buf[:cap(w.buf)]
 	var pos int64 // file offset of buf[0]
@@ -457,15 +466,26 @@ func (w *worker) scan(f rawFile, size int64, sc *scanner, wantTail bool, first *
 		if head {
 			if first != nil {
 				*first = appendFirstLine(*first, chunk)
+				if sc != nil && len(historyBaseThreads(*first)) > 0 {
+					sc.eager = true
+				}
 			}
 			if sc == nil {
 				return false, scanned, tail, tailOK, nil
 			}
 		}
-		if sc.feed(chunk) {
+		if sc.feed(chunk, pos) {
 			return true, scanned, tail, tailOK, nil
 		}
 		if short || end >= size {
+			if sc.rescan() {
+				// Settle it: the whole file again, every missing
+				// atom (see scanner). The first line and tail are
+				// kept.
+				sc.eager = true
+				done, n, _, _, err := w.scan(f, size, sc, false, nil)
+				return done, scanned + n, tail, tailOK, err
+			}
 			return false, scanned, tail, tailOK, nil
 		}
 		kept = min(keep, len(chunk))

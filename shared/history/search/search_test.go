@@ -191,7 +191,7 @@ func TestPrefilterNeverHidesAMatch(t *testing.T) {
 				continue
 			}
 			sc := newScanner(p)
-			sc.feed(raw)
+			sc.feed(raw, 0)
 			if !sc.candidate() {
 				t.Errorf("%s: query %q matches a decoded event but the raw scan ruled the file out", f.sess.Path, q)
 			}
@@ -384,7 +384,7 @@ func TestScannerFoldsCase(t *testing.T) {
 	}
 	for _, c := range cases {
 		sc := newScanner(newPlan(c.q))
-		sc.feed([]byte(c.hay))
+		sc.feed([]byte(c.hay), 0)
 		if got := sc.candidate(); got != c.want {
 			t.Errorf("scan %q for %q: candidate %v, want %v", c.hay, c.q, got, c.want)
 		}
