@@ -14,7 +14,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/hashicorp/go-hclog"
 	"github.com/notesoup/notesoup/contract"
 	"github.com/notesoup/notesoup/shared/notes"
 )
@@ -30,11 +29,10 @@ type Harnesses interface {
 // Service holds what operations share within one process: the notes store
 // and the harnesses. It is safe for concurrent use.
 type Service struct {
-	home   string
-	notes  *notes.Store
-	host   Harnesses
-	logger hclog.Logger
-	roots  map[string][]string
+	home  string
+	notes *notes.Store
+	host  Harnesses
+	roots map[string][]string
 }
 
 // Option configures a Service.
@@ -42,9 +40,6 @@ type Option func(*Service)
 
 // WithHome sets the notesoup home (default $NOTESOUP_HOME, else ~/.notesoup).
 func WithHome(dir string) Option { return func(s *Service) { s.home = dir } }
-
-// WithLogger sets the logger (default: discard).
-func WithLogger(l hclog.Logger) Option { return func(s *Service) { s.logger = l } }
 
 // WithRoots overrides the session roots of one harness (default: the
 // plugin's own default roots).
@@ -58,9 +53,6 @@ func New(h Harnesses, opts ...Option) (*Service, error) {
 	s := &Service{host: h, roots: map[string][]string{}}
 	for _, o := range opts {
 		o(s)
-	}
-	if s.logger == nil {
-		s.logger = hclog.NewNullLogger()
 	}
 	if s.home == "" {
 		home, err := notes.DefaultHome()

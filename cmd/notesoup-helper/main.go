@@ -24,7 +24,6 @@ import (
 	"github.com/notesoup/notesoup/harness/builtins"
 	"github.com/notesoup/notesoup/helper"
 	"github.com/notesoup/notesoup/host/plugindir"
-	"github.com/notesoup/notesoup/internal/logging"
 	"github.com/notesoup/notesoup/service"
 )
 
@@ -42,7 +41,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return helper.Main(context.Background(), name, func() (*service.Service, func(), error) {
-		s, err := service.New(&builtins.Local{}, service.WithLogger(logging.New(name)))
+		s, err := service.New(&builtins.Local{})
 		return s, func() {}, err
 	}, args, stdin, stdout, stderr)
 }

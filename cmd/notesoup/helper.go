@@ -29,7 +29,7 @@ func newHostedService(opts ...service.Option) (*service.Service, func(), error) 
 }
 
 func serviceOver(h service.Harnesses, closeFn func(), opts ...service.Option) (*service.Service, func(), error) {
-	s, err := service.New(h, append([]service.Option{service.WithLogger(newLogger("notesoup"))}, opts...)...)
+	s, err := service.New(h, opts...)
 	if err != nil {
 		closeFn()
 		return nil, nil, err

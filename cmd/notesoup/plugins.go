@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync"
 
@@ -14,11 +15,18 @@ import (
 	"github.com/notesoup/notesoup/contract/pluginrpc"
 	"github.com/notesoup/notesoup/harness/builtins"
 	"github.com/notesoup/notesoup/host"
-	"github.com/notesoup/notesoup/internal/logging"
 )
 
-// newLogger returns the process logger (stderr; see internal/logging).
-func newLogger(name string) hclog.Logger { return logging.New(name) }
+// newLogger returns the process logger: stderr only (stdout belongs to the
+// protocols), level from NOTESOUP_LOG (trace|debug|info|warn|error, default
+// warn).
+func newLogger(name string) hclog.Logger {
+	level := hclog.LevelFromString(os.Getenv("NOTESOUP_LOG"))
+	if level == hclog.NoLevel {
+		level = hclog.Warn
+	}
+	return hclog.New(&hclog.LoggerOptions{Name: name, Level: level, Output: os.Stderr})
+}
 
 // newHost returns a plugin host for this process's built-ins and the
 // external plugins in the default plugin directories.
