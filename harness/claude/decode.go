@@ -958,6 +958,7 @@ func (g *graph) emitText(f *jsonl.File, p *projection, order []int32, emit histo
 		limit = g.read // the complete final line is read too
 	}
 	lr := newLineReader(f, limit, g.path)
+	stable := f.Stable()        // the lines are the bytes the first pass validated
 	names := map[int64]string{} // open calls' tool names, for their results
 	k := 0
 	for k < len(order) {
@@ -973,7 +974,7 @@ func (g *graph) emitText(f *jsonl.File, p *projection, order []int32, emit histo
 			continue
 		}
 		k++
-		events, err := g.rowEvents(line, idx, p, names)
+		events, err := g.rowEvents(line, idx, p, names, stable)
 		if err != nil {
 			return err
 		}
@@ -986,11 +987,11 @@ func (g *graph) emitText(f *jsonl.File, p *projection, order []int32, emit histo
 	return nil
 }
 
-func (g *graph) rowEvents(raw []byte, idx int32, p *projection, names map[int64]string) ([]history.Event, error) {
+func (g *graph) rowEvents(raw []byte, idx int32, p *projection, names map[int64]string, trusted bool) ([]history.Event, error) {
 	n := g.nodes.at(idx)
 	line := int(n.firstLine)
 	var fr fullRecord
-	if err := parseFull(raw, &fr); err != nil {
+	if err := parseFullOf(raw, &fr, trusted); err != nil {
 		return nil, g.refuse(line, "the transcript changed between passes (%v); retry", err)
 	}
 	if want := g.uuidOf(idx); fr.UUID != want {

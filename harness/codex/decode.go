@@ -260,6 +260,9 @@ func (d *decoder) lines(s *source, withText, first bool, fn func(r *record, line
 		limit = s.committed
 	}
 	lr := s.lines.Lines(limit)
+	// The second pass over a rollout read once reads what the first
+	// validated.
+	trusted := !first && s.lines.Stable()
 	for {
 		line, terminated, err := lr.Next()
 		if err == io.EOF {
@@ -279,7 +282,7 @@ func (d *decoder) lines(s *source, withText, first bool, fn func(r *record, line
 		if lr.Line == 1 && s.head != nil {
 			r = *s.head
 		} else {
-			r, perr = parseRecord(line, withText)
+			r, perr = parseRecordOf(line, withText, trusted)
 		}
 		if perr != nil {
 			if first && !terminated {

@@ -152,7 +152,14 @@ type turnError struct {
 // wanted (the emitting pass) or only the shape (the indexing pass). An error
 // is a refusal reason for this line.
 func parseRecord(line []byte, withText bool) (record, error) {
-	if r, ok := parseRecordFast(line, withText); ok {
+	return parseRecordOf(line, withText, false)
+}
+
+// parseRecordOf is parseRecord; trusted says the line was parsed before
+// from these very bytes (the emitting pass over a rollout read once), so
+// its strings need not be checked again (jsonscan.Scanner.Trusted).
+func parseRecordOf(line []byte, withText, trusted bool) (record, error) {
+	if r, ok := parseRecordFastOf(line, withText, trusted); ok {
 		return r, nil
 	}
 	return parseRecordGeneral(line, withText)
@@ -484,8 +491,13 @@ type fastPayload struct {
 // parseRecordFast decodes the common, valid shapes; ok is false for
 // anything else, including anything that would be refused.
 func parseRecordFast(line []byte, withText bool) (record, bool) {
+	return parseRecordFastOf(line, withText, false)
+}
+
+// parseRecordFastOf is parseRecordFast with parseRecordOf's trusted.
+func parseRecordFastOf(line []byte, withText, trusted bool) (record, bool) {
 	r := record{ordinal: -1, boot: -1}
-	l, ok := scanLineItems(line, withText, true)
+	l, ok := scanLineOf(line, withText, true, trusted)
 	if !ok {
 		// Shapes the single-pass scanner leaves alone (output arrays and
 		// objects, escaped or case-folded keys, duplicates) or invalid

@@ -33,8 +33,14 @@ func scanLine(line []byte, withText bool) (fastLine, bool) {
 // of it (so the result no longer mirrors json.Unmarshal field for field,
 // but parseRecordFast reads the same record from it).
 func scanLineItems(line []byte, withText, items bool) (fastLine, bool) {
+	return scanLineOf(line, withText, items, false)
+}
+
+// scanLineOf is scanLineItems over a line that may be trusted
+// (jsonscan.Scanner.Trusted).
+func scanLineOf(line []byte, withText, items, trusted bool) (fastLine, bool) {
 	var l fastLine
-	s := &scan{Scanner: jsonscan.Scanner{B: line}, items: items}
+	s := &scan{Scanner: jsonscan.Scanner{B: line, Trusted: trusted}, items: items}
 	s.WS()
 	var m jsonscan.Seen
 	ok := s.ObjectOf(lineFields, func(key []byte) (bool, bool) {
@@ -288,7 +294,7 @@ func (s *scan) outputItems(withText bool) (string, bool) {
 			return false
 		}
 		if withText {
-			t, _ := (&jsonscan.Scanner{B: text}).Text()
+			t, _ := (&jsonscan.Scanner{B: text, Trusted: s.Trusted}).Text()
 			if t != "" {
 				if sb.Len() > 0 {
 					sb.WriteString("\n")

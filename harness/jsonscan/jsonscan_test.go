@@ -133,10 +133,10 @@ func TestUnescapeRunAgreesWithGo(t *testing.T) {
 		}
 		src := []byte(sb.String())
 		dst, want := make([]byte, len(src)), make([]byte, len(src))
-		w, n := unescapeRun(dst, src)
-		ww, wn := unescapeRunGo(want, src)
-		if w != ww || n != wn || string(dst[:w]) != string(want[:ww]) {
-			t.Fatalf("unescapeRun(%q) = %q, %d; want %q, %d", src, dst[:w], n, want[:ww], wn)
+		w, n, high := unescapeRun(dst, src)
+		ww, wn, whigh := unescapeRunGo(want, src)
+		if w != ww || n != wn || high != whigh || string(dst[:w]) != string(want[:ww]) {
+			t.Fatalf("unescapeRun(%q) = %q, %d, %v; want %q, %d, %v", src, dst[:w], n, high, want[:ww], wn, whigh)
 		}
 	}
 }
@@ -161,6 +161,49 @@ func TestTextRandomAgreesWithEncodingJSON(t *testing.T) {
 		err := json.Unmarshal([]byte(line[:len(line)-1]), &std)
 		if !ok || err != nil || got != std {
 			t.Fatalf("Text(%q) = %q, %v; encoding/json: %q, %v", line, got, ok, std, err)
+		}
+	}
+}
+
+// TestTrustedAgrees: over bytes already validated, a Trusted scanner
+// delimits, skips and decodes every string exactly as the checking one.
+func TestTrustedAgrees(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	pieces := []string{`\n`, `\"`, `\\`, `\\\"`, `\/`, `\t`, `\u001b[0m`, `\ud83d\ude00`, `\ud800`, "é", "\xff", `"`, "plain "}
+	for range 5000 {
+		var sb strings.Builder
+		sb.WriteString(`{"k\"ey":"`)
+		for range r.IntN(16) {
+			sb.WriteString(strings.Repeat("z", r.IntN(24)))
+			if p := pieces[r.IntN(len(pieces))]; p != `"` {
+				sb.WriteString(p)
+			}
+		}
+		sb.WriteString(`","n":[1,"\\",{"a":"b\"c"}]}`)
+		line := []byte(sb.String())
+		if !json.Valid(line) {
+			t.Fatalf("generated invalid %q", line)
+		}
+		for _, trusted := range []bool{false, true} {
+			var got []string
+			s := &Scanner{B: line, Trusted: trusted}
+			ok := s.Object(func(key []byte) (bool, bool) {
+				got = append(got, string(key))
+				if string(key) == "n" {
+					return s.Skip(), true
+				}
+				v, ok := s.Text()
+				got = append(got, v)
+				return ok, true
+			})
+			if !ok || s.I != len(line) {
+				t.Fatalf("trusted=%v: scan of %q failed at %d", trusted, line, s.I)
+			}
+			var want map[string]any
+			json.Unmarshal(line, &want)
+			if len(got) != 3 || got[0] != `k\"ey` || got[1] != want[`k"ey`] {
+				t.Fatalf("trusted=%v: %q read %q, want %q", trusted, line, got, want[`k"ey`])
+			}
 		}
 	}
 }

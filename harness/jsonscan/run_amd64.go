@@ -13,4 +13,4 @@ func run(b []byte) (n int, esc, high bool)
 // escape (tool output has one every few dozen bytes).
 //
 //go:noescape
-func unescapeRun(dst, src []byte) (w, r int)
+func unescapeRun(dst, src []byte) (w, r int, high bool)

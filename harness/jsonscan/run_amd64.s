@@ -132,22 +132,24 @@ done:
 	SETNE high+33(FP)
 	RET
 
-// func unescapeRun(dst, src []byte) (w, r int)
+// func unescapeRun(dst, src []byte) (w, r int, high bool)
 //
 // Copies src to dst sixteen bytes at a time, translating the simple escapes
 // on the way, until a \u escape (returned at src[r], for Go to decode) or
 // the end of src. src is a validated string's contents; len(dst) must be
 // at least len(src), so a whole block may be stored before it is known how
-// much of it is plain (w never passes r).
+// much of it is plain (w never passes r). high ORs the sign bits of the
+// bytes read.
 //
 // Registers: SI src, BX len(src), DI dst, AX r, CX w, R8 the unescapeByte
-// table, X1 backslashes.
-TEXT ·unescapeRun(SB), NOSPLIT, $0-64
+// table, R11 sign bits, X1 backslashes.
+TEXT ·unescapeRun(SB), NOSPLIT, $0-65
 	MOVQ dst_base+0(FP), DI
 	MOVQ src_base+24(FP), SI
 	MOVQ src_len+32(FP), BX
 	XORQ AX, AX
 	XORQ CX, CX
+	XORL R11, R11
 	LEAQ ·unescapeByte(SB), R8
 	MOVQ $0x5c5c5c5c5c5c5c5c, DX
 	MOVQ DX, X1
@@ -160,16 +162,25 @@ ublock:
 	JLT utail
 	MOVOU (SI)(AX*1), X0
 	MOVOU X0, (DI)(CX*1)     // stored whole; only the plain part counts
+	PMOVMSKB X0, R12         // sign bits of the block
 	PCMPEQB X1, X0
 	PMOVMSKB X0, DX
 	TESTL DX, DX
 	JNZ uesc
+	ORL R12, R11
 	ADDQ $16, AX
 	ADDQ $16, CX
 	JMP ublock
 
 uesc:
 	BSFL DX, DX
+	MOVL $1, R13
+	XCHGQ DX, CX             // the shift count must be in CL
+	SHLL CX, R13
+	XCHGQ DX, CX
+	DECL R13
+	ANDL R13, R12            // sign bits of the bytes before the backslash
+	ORL R12, R11
 	ADDQ DX, AX
 	ADDQ DX, CX
 	LEAQ 1(AX), R9
@@ -190,6 +201,9 @@ utail:
 	MOVBLZX (SI)(AX*1), R10
 	CMPL R10, $0x5c
 	JEQ utailesc
+	MOVL R10, R12
+	ANDL $0x80, R12          // a tail byte's sign bit
+	ORL R12, R11
 	MOVB R10, (DI)(CX*1)
 	INCQ AX
 	INCQ CX
@@ -211,4 +225,6 @@ utailesc:
 udone:
 	MOVQ CX, w+48(FP)
 	MOVQ AX, r+56(FP)
+	TESTL R11, R11
+	SETNE high+64(FP)
 	RET

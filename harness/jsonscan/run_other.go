@@ -6,4 +6,4 @@ package jsonscan
 func run(b []byte) (n int, esc, high bool) { return runGo(b) }
 
 // unescapeRun is unescapeRunGo on other architectures.
-func unescapeRun(dst, src []byte) (w, r int) { return unescapeRunGo(dst, src) }
+func unescapeRun(dst, src []byte) (w, r int, high bool) { return unescapeRunGo(dst, src) }

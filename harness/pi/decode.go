@@ -471,7 +471,7 @@ func (ix *index) emit(f *jsonl.File, emit history.EmitFunc) error {
 		if !stable && maphash.Bytes(ix.seed, line) != n.hash {
 			return ix.changed(lr.Line) // a streamed file rewritten meanwhile
 		}
-		e, err := parseEntry(line, ix.version, true)
+		e, err := parseEntryOf(line, ix.version, true, stable)
 		if err != nil {
 			return ix.changed(lr.Line)
 		}

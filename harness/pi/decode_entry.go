@@ -147,7 +147,14 @@ type rawEnvelope struct {
 // text is wanted (the emitting pass) or only the tree shape (the indexing
 // pass). An error is a refusal reason for this line.
 func parseEntry(line []byte, version int, withText bool) (entry, error) {
-	if e, ok := parseEntryFast(line, version, withText); ok {
+	return parseEntryOf(line, version, withText, false)
+}
+
+// parseEntryOf is parseEntry; trusted says the line was parsed before from
+// these very bytes (the emitting pass over a file read once), so its
+// strings need not be checked again (jsonscan.Scanner.Trusted).
+func parseEntryOf(line []byte, version int, withText, trusted bool) (entry, error) {
+	if e, ok := parseEntryFastOf(line, version, withText, trusted); ok {
 		return e, nil
 	}
 	return parseEntryGeneral(line, version, withText)
@@ -521,7 +528,12 @@ type fastMessage struct {
 // parseEntryFast decodes the common, valid shapes of known entries; ok is
 // false for anything else, including anything that would be refused.
 func parseEntryFast(line []byte, version int, withText bool) (entry, bool) {
-	raw, ok := scanEntry(line, withText)
+	return parseEntryFastOf(line, version, withText, false)
+}
+
+// parseEntryFastOf is parseEntryFast with parseEntryOf's trusted.
+func parseEntryFastOf(line []byte, version int, withText, trusted bool) (entry, bool) {
+	raw, ok := scanEntryOf(line, withText, trusted)
 	if !ok {
 		// Shapes the single-pass scanner leaves alone (escaped or
 		// case-folded keys, duplicates, very deep nesting) or invalid

@@ -20,8 +20,14 @@ var (
 // reports ok=false. withText=false leaves strings the indexing pass does
 // not read (text, summaries, arguments) as placeholders.
 func scanEntry(line []byte, withText bool) (fastEntry, bool) {
+	return scanEntryOf(line, withText, false)
+}
+
+// scanEntryOf is scanEntry over a line that may be trusted
+// (jsonscan.Scanner.Trusted).
+func scanEntryOf(line []byte, withText, trusted bool) (fastEntry, bool) {
 	var e fastEntry
-	s := &scan{Scanner: jsonscan.Scanner{B: line}}
+	s := &scan{Scanner: jsonscan.Scanner{B: line, Trusted: trusted}}
 	s.WS()
 	var m jsonscan.Seen
 	ok := s.ObjectOf(entryFields, func(key []byte) (bool, bool) {
