@@ -3,22 +3,25 @@ package search
 import "bytes"
 
 // pairQuery is the question the scan kernel answers: at which position i
-// is s[i] the byte c1 (after OR-ing m1 into it) while s[i+d], after OR-ing
-// m2 and subtracting c2, is at most r2 (unsigned)? OR-ing 0x20 folds an
-// ASCII letter to lower case, so one test finds a letter in both cases;
-// r2 > 0 tests a byte range. Two tests at two offsets of a literal rarely
-// hold together by chance, so the kernel stops seldom and runs at memory
-// speed, where one rare byte searched with memchr stops every few dozen
-// bytes in transcripts (see BenchmarkScanParts).
+// is s[i] the byte c1 (after OR-ing m1 into it), s[i+d3] the byte c3
+// (after OR-ing m3), and s[i+d], after OR-ing m2 and subtracting c2, at
+// most r2 (unsigned)? OR-ing 0x20 folds an ASCII letter to lower case, so
+// one test finds a letter in both cases; r2 > 0 tests a byte range. Three
+// tests at three offsets of a literal rarely hold together by chance, so
+// the kernel stops seldom and runs at the speed of its loads, where one
+// rare byte searched with memchr stops every few dozen bytes in
+// transcripts (see BenchmarkScanParts). 0 <= d3 <= d; a query with two
+// tests repeats the first as the third (d3 = 0).
 type pairQuery struct {
-	d              int
+	d, d3          int
 	c1, m1, c2, m2 byte
 	r2             byte
+	c3, m3         byte
 }
 
 // hit reports whether the test holds at position i of s.
 func (q *pairQuery) hit(s []byte, i int) bool {
-	return s[i]|q.m1 == q.c1 && (s[i+q.d]|q.m2)-q.c2 <= q.r2
+	return s[i]|q.m1 == q.c1 && (s[i+q.d]|q.m2)-q.c2 <= q.r2 && s[i+q.d3]|q.m3 == q.c3
 }
 
 // indexPair returns the first position i of s, with i+q.d < len(s), where

@@ -14,19 +14,19 @@ var useAVX2 = hasAVX2()
 // q (see pairQuery) and return the first hit, or -(next untested position)-1.
 //
 //go:noescape
-func indexPairAVX2(s []byte, d int, c1, m1, c2, m2, r2 byte) int
+func indexPairAVX2(s []byte, d, d3 int, c1, m1, c2, m2, r2, c3, m3 byte) int
 
 //go:noescape
-func indexPairSSE2(s []byte, d int, c1, m1, c2, m2, r2 byte) int
+func indexPairSSE2(s []byte, d, d3 int, c1, m1, c2, m2, r2, c3, m3 byte) int
 
 func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
 func xgetbv() (eax, edx uint32)
 
 func indexPairKernel(s []byte, q *pairQuery) int {
 	if useAVX2 {
-		return indexPairAVX2(s, q.d, q.c1, q.m1, q.c2, q.m2, q.r2)
+		return indexPairAVX2(s, q.d, q.d3, q.c1, q.m1, q.c2, q.m2, q.r2, q.c3, q.m3)
 	}
-	return indexPairSSE2(s, q.d, q.c1, q.m1, q.c2, q.m2, q.r2)
+	return indexPairSSE2(s, q.d, q.d3, q.c1, q.m1, q.c2, q.m2, q.r2, q.c3, q.m3)
 }
 
 // hasAVX2 follows golang.org/x/sys/cpu: the CPU has AVX2 and the OS saves

@@ -41,6 +41,14 @@ func TestIndexPairAgreesWithDefinition(t *testing.T) {
 		{d: 2, c1: 0xff, c2: 0},                              // extreme bytes
 		{d: 33, c1: 'a', m1: 0x20, c2: 'b', m2: 0x20},        // a distance longer than a block
 		{d: 65, c1: 'a', m1: 0x20, c2: 'a', m2: 0x20, r2: 1}, // and longer than two
+		{d: 4, d3: 1, c1: '\\', c2: '3', r2: 4, c3: 'u'},     // three tests
+		{d: 40, d3: 33, c1: 'p', m1: 0x20, c2: 'z', m2: 0x20, c3: 'b', m3: 0x20},
+		{d: 2, d3: 2, c1: 'c', c2: 'a', m2: 0x20, r2: 2, c3: 'C'},
+	}
+	for i := range queries {
+		if queries[i].c3 == 0 { // two tests: the first again
+			queries[i].c3, queries[i].m3 = queries[i].c1, queries[i].m1
+		}
 	}
 	alphabet := []byte("aAbBcCpPzZ12\\3u7\x00\xff\x80")
 	rng := rand.New(rand.NewPCG(7, 9))
@@ -73,13 +81,13 @@ func TestIndexPairAgreesWithDefinition(t *testing.T) {
 func TestIndexPairFindsEveryPosition(t *testing.T) {
 	// A single hit at each position of buffers around block multiples,
 	// so every lane, block and tail is exercised.
-	q := &pairQuery{d: 5, c1: 'k', m1: 0x20, c2: 'q', m2: 0x20}
+	q := &pairQuery{d: 5, d3: 2, c1: 'k', m1: 0x20, c2: 'q', m2: 0x20, c3: 'k', m3: 0x20}
 	for name, impl := range pairImpls() {
 		for _, n := range []int{6, 31, 32, 37, 63, 64, 69, 95, 96, 101, 200} {
 			for at := 0; at+q.d < n; at++ {
 				s := make([]byte, n)
 				for i := range s {
-					s[i] = 'k' // only the first test holds here
+					s[i] = 'k' // only the first and third tests hold here
 				}
 				s[at+q.d] = 'Q'
 				if got := impl(s, q); got != at {

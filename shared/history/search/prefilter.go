@@ -150,13 +150,26 @@ type probe struct {
 
 func atomProbe(a string) probe {
 	o1, o2 := anchors(a)
-	return probe{q: pairQuery{d: o2 - o1, c1: a[o1], m1: foldMask(a[o1]), c2: a[o2], m2: foldMask(a[o2])}, at: o1}
+	q := pairQuery{d: o2 - o1, c1: a[o1], m1: foldMask(a[o1]), c2: a[o2], m2: foldMask(a[o2])}
+	// The third test: the rarest other byte between the two, if any.
+	q.c3, q.m3 = q.c1, q.m1
+	best := -1
+	for i := o1 + 1; i < o2; i++ {
+		if best < 0 || rank(a[i]) < rank(a[best]) {
+			best = i
+		}
+	}
+	if best >= 0 {
+		q.d3, q.c3, q.m3 = best-o1, a[best], foldMask(a[best])
+	}
+	return probe{q: q, at: o1}
 }
 
 // escapeProbe finds candidate \u00XX escapes of a letter or digit
-// (0x30-0x7a): a backslash with '3' to '7' four bytes on. A JSON writer
-// escapes control bytes (\u001b) far more often, and those fail the test.
-var escapeProbe = pairQuery{d: 4, c1: '\\', c2: '3', r2: '7' - '3'}
+// (0x30-0x7a): a backslash, 'u', and '3' to '7' three bytes on. A JSON
+// writer escapes control bytes (\u001b) far more often, and those fail
+// the test, as does a "\n" before a line number.
+var escapeProbe = pairQuery{d: 4, c1: '\\', c2: '3', r2: '7' - '3', d3: 1, c3: 'u'}
 
 func synthesized(atom string) bool {
 	for _, w := range synthesizedWords {
