@@ -145,6 +145,16 @@ func (f *File) Lines(limit int64) *Reader {
 // stable file need not check that its lines are the ones it indexed.
 func (f *File) Stable() bool { return f.size <= WholeBytes }
 
+// Whole returns the bytes a Stable file was read into, once a pass has
+// started, or nil. A decoder may look back at an earlier line in them
+// instead of keeping a digest of every line; they are valid until Release.
+func (f *File) Whole() []byte {
+	if !f.Stable() {
+		return nil
+	}
+	return f.whole
+}
+
 // stream reads a large file's first limit bytes through a pooled buffer,
 // which Release returns.
 func (f *File) stream(limit int64) *Reader {

@@ -59,7 +59,11 @@ const (
 type node struct {
 	parent int32 // index of the parent node, parentRoot or parentMissing
 	line   int32
-	hash   uint64 // of the line, to recognise repeats and detect rewrites
+	// hash is a digest of the line, to recognise repeats and detect
+	// rewrites; of a file read whole, the line's offset instead (a repeat
+	// is compared with the line itself, which is cheaper than hashing
+	// every line).
+	hash uint64
 	seq    int64  // first address, 0 when the entry allocates none
 	nseq   int32  // addresses allocated: message + one per tool call
 	kind   entryKind
@@ -163,9 +167,11 @@ func buildIndex(f *jsonl.File, size int64, path string) (*index, error) {
 	}
 	ix.sessionID, ix.version = id, version
 	ix.committed = lr.Off
+	whole := f.Whole()
 	var seq int64 = 1
 	prevV1 := "" // version 1: each entry's parent is the previous entry
 	for {
+		start := uint64(lr.Off) // where the next line starts
 		line, terminated, err := lr.Next()
 		if err == io.EOF {
 			break
@@ -198,9 +204,14 @@ func buildIndex(f *jsonl.File, size int64, path string) (*index, error) {
 		if e.id == "" {
 			continue // an unknown record without an id: nothing links to it
 		}
-		h := maphash.Bytes(ix.seed, line)
+		var h uint64
+		if whole != nil {
+			h = start
+		} else {
+			h = maphash.Bytes(ix.seed, line)
+		}
 		if at, dup := ix.ids.get(e.id); dup {
-			if ix.nodes[at].hash == h {
+			if ix.nodes[at].hash == h || whole != nil && bytes.Equal(lineAt(whole, ix.nodes[at].hash), line) {
 				continue // a repeated record keeps its first address
 			}
 			return nil, ix.refuse(lr.Line, "entry id %q conflicts with the different entry of the same id on line %d; the file has been edited or corrupted", e.id, ix.nodes[at].line)
@@ -233,6 +244,19 @@ func buildIndex(f *jsonl.File, size int64, path string) (*index, error) {
 		}
 	}
 	return ix, nil
+}
+
+// lineAt returns the line that starts at off in a file read whole, as
+// jsonl returns it (no newline, no carriage return before it).
+func lineAt(whole []byte, off uint64) []byte {
+	line := whole[off:]
+	if k := bytes.IndexByte(line, '\n'); k >= 0 {
+		line = line[:k]
+		if n := len(line); n > 0 && line[n-1] == '\r' {
+			line = line[:n-1]
+		}
+	}
+	return line
 }
 
 // resolve links parents (forward references included), refuses cycles,

@@ -86,3 +86,17 @@ func FuzzScanEntry(f *testing.F) {
 		checkScanAgrees(t, line)
 	})
 }
+
+// TestLineAt: a line looked up again by its offset in a file read whole is
+// the line jsonl handed out (no newline, no carriage return before it).
+func TestLineAt(t *testing.T) {
+	whole := []byte("{\"a\":1}\n{\"b\":2}\r\n{\"c\":3}")
+	for _, tc := range []struct {
+		off  uint64
+		want string
+	}{{0, `{"a":1}`}, {8, `{"b":2}`}, {17, `{"c":3}`}} {
+		if got := string(lineAt(whole, tc.off)); got != tc.want {
+			t.Errorf("lineAt(%d) = %q, want %q", tc.off, got, tc.want)
+		}
+	}
+}
