@@ -1,14 +1,17 @@
-// Command notesoup-helper answers one helper-protocol request, exactly as
-// `notesoup helper` does (docs/helper-protocol.md), from a binary built to
-// start fast.
+// Command notesoup-helper answers what a harness runs on every turn, exactly
+// as the notesoup binary does, from a binary built to start fast:
 //
-// A mod runs the helper once per hook, so its start is paid on every turn.
-// The notesoup binary links gRPC, protobuf and the MCP SDK, whose package
-// initialisation alone costs more than the answer; this binary links none of
-// them: it calls the built-in harnesses in-process (harness/builtins). When
-// an external plugin overrides a harness, answering needs the plugin host,
-// so it hands the request, unread, to `notesoup helper` (the notesoup binary
-// beside it, else on PATH) by replacing itself with it.
+//	notesoup-helper                    one helper-protocol request on stdin (= notesoup helper; docs/helper-protocol.md)
+//	notesoup-helper hook codex EVENT   one Codex hook (= notesoup hook codex EVENT)
+//
+// The Claude Code mod and the Pi extension run the helper once per hook or
+// tool call, and Codex runs its hook command for every event, so the start
+// is paid on every turn. The notesoup binary links gRPC, protobuf and the MCP
+// SDK, whose package initialisation alone costs more than the answer; this
+// binary links none of them: it calls the built-in harnesses in-process
+// (harness/builtins). When an external plugin overrides a harness, answering
+// needs the plugin host, so it hands the request, unread, to the notesoup
+// binary (beside it, else on PATH) by replacing itself with it.
 package main
 
 import (
@@ -24,6 +27,7 @@ import (
 	"github.com/notesoup/notesoup/harness/builtins"
 	"github.com/notesoup/notesoup/helper"
 	"github.com/notesoup/notesoup/host/plugindir"
+	"github.com/notesoup/notesoup/plugins/codex/hook"
 	"github.com/notesoup/notesoup/service"
 )
 
@@ -35,26 +39,36 @@ func main() {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if overrides := plugindir.Discover(plugindir.DefaultDirs()); len(overrides) > 0 && len(args) == 0 {
-		err := handOver(overrides[0])
+	// The notesoup command line that answers the same: `helper`, or the
+	// hook command as given.
+	same := append([]string{"helper"}, args...)
+	if len(args) > 0 && args[0] == "hook" {
+		same = args
+	}
+	if overrides := plugindir.Discover(plugindir.DefaultDirs()); len(overrides) > 0 {
+		err := handOver(overrides[0], same)
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
 		return 1
 	}
-	return helper.Main(context.Background(), name, func() (*service.Service, func(), error) {
+	open := func() (*service.Service, func(), error) {
 		s, err := service.New(&builtins.Local{})
 		return s, func() {}, err
-	}, args, stdin, stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "hook" {
+		return hook.Main(context.Background(), name+" hook", open, args[1:], stdin, stdout, stderr)
+	}
+	return helper.Main(context.Background(), name, open, args, stdin, stdout, stderr)
 }
 
-// handOver replaces this process with `notesoup helper`, which loads
-// external plugins; stdin has not been read, so the request passes through.
-// It returns only on failure.
-func handOver(override plugindir.External) error {
+// handOver replaces this process with the notesoup binary running args,
+// which loads external plugins; stdin has not been read, so the request
+// passes through. It returns only on failure.
+func handOver(override plugindir.External, args []string) error {
 	full, err := fullBinary()
 	if err != nil {
 		return fmt.Errorf("the external plugin %s overrides the harness %q and only the notesoup binary can load plugins: %w", override.Path, override.Name, err)
 	}
-	return syscall.Exec(full, []string{full, "helper"}, os.Environ())
+	return syscall.Exec(full, append([]string{full}, args...), os.Environ())
 }
 
 // fullBinary finds the notesoup binary: beside this one (a plugin ships

@@ -6,12 +6,14 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/notesoup/notesoup/shared/atomicfile"
 	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/notesoup/notesoup/plugins/codex/hook"
+	"github.com/notesoup/notesoup/shared/atomicfile"
 
 	"github.com/BurntSushi/toml"
 
@@ -40,7 +42,7 @@ const codexHookTimeoutSec = 30
 var codexWriteTools = []string{notes.ToolWrite, notes.ToolEdit, notes.ToolDelete}
 
 // codexHookEvents are the hook events notesoup answers.
-var codexHookEvents = []string{codexSessionStart, codexPostToolUse, codexUserPromptSubmit}
+var codexHookEvents = []string{hook.SessionStart, hook.PostToolUse, hook.UserPromptSubmit}
 
 // codexPassEnv are the environment variables Codex passes to the MCP
 // server (env_vars): where the notes live, logging, the off switch, and
@@ -163,7 +165,7 @@ func installCodex(codexHome, bin string, dry bool) (installReport, error) {
 	if err != nil {
 		return rep, err
 	}
-	newHooks, msgs, err := mergeCodexHooks(oldHooks, bin)
+	newHooks, msgs, err := mergeCodexHooks(oldHooks, hookBinary(bin))
 	if err != nil {
 		return rep, fmt.Errorf("%s: %w", hooksPath, err)
 	}
@@ -303,6 +305,17 @@ func mergeCodexConfig(old []byte, bin string) ([]byte, []string, error) {
 	return []byte(out), msgs, nil
 }
 
+// hookBinary is what Codex's hooks run: notesoup-helper when it sits beside
+// bin (the same answers from a build that starts several times faster, and
+// Codex runs a hook for every tool call), else bin itself.
+func hookBinary(bin string) string {
+	fast := filepath.Join(filepath.Dir(bin), "notesoup-helper")
+	if fi, err := os.Stat(fast); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+		return fast
+	}
+	return bin
+}
+
 // codexHookCommand is the hooks.json command for one event.
 func codexHookCommand(bin, event string) string {
 	return shellQuote(bin) + " hook codex " + event
@@ -363,7 +376,7 @@ func mergeCodexHooks(old []byte, bin string) ([]byte, []string, error) {
 			continue
 		}
 		entry := map[string]any{"hooks": []any{map[string]any{"type": "command", "command": want, "timeout": codexHookTimeoutSec}}}
-		if ev == codexPostToolUse {
+		if ev == hook.PostToolUse {
 			entry["matcher"] = "" // every tool: the budget is measured after each
 		}
 		hooks[ev] = append(groups, entry)

@@ -248,3 +248,41 @@ func TestReplaceIfUnchangedRefusesAConcurrentWrite(t *testing.T) {
 		t.Errorf("temp files left: %v", left)
 	}
 }
+
+func TestHookBinary(t *testing.T) {
+	withFast, alone, plain := t.TempDir(), t.TempDir(), t.TempDir()
+	for _, f := range []struct {
+		dir, name string
+		mode      os.FileMode
+	}{
+		{withFast, "notesoup", 0o755}, {withFast, "notesoup-helper", 0o755},
+		{alone, "notesoup", 0o755},
+		{plain, "notesoup", 0o755}, {plain, "notesoup-helper", 0o644},
+	} {
+		if err := os.WriteFile(filepath.Join(f.dir, f.name), []byte("#!/bin/sh\n"), f.mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct{ name, bin, want string }{
+		{"notesoup-helper beside", filepath.Join(withFast, "notesoup"), filepath.Join(withFast, "notesoup-helper")},
+		{"none beside", filepath.Join(alone, "notesoup"), filepath.Join(alone, "notesoup")},
+		{"not executable", filepath.Join(plain, "notesoup"), filepath.Join(plain, "notesoup")},
+	}
+	for _, tc := range tests {
+		if got := hookBinary(tc.bin); got != tc.want {
+			t.Errorf("%s: hookBinary = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	// An install from that directory writes hooks that run notesoup-helper.
+	home := t.TempDir()
+	if _, errOut, code := runCLI(t, "install", "codex", "--codex-home", home, "--binary", filepath.Join(withFast, "notesoup")); code != 0 {
+		t.Fatalf("install exit %d: %s", code, errOut)
+	}
+	hooks, err := os.ReadFile(filepath.Join(home, "hooks.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(withFast, "notesoup-helper") + " hook codex PostToolUse"; !strings.Contains(string(hooks), want) {
+		t.Errorf("hooks.json lacks %q:\n%s", want, hooks)
+	}
+}

@@ -219,6 +219,10 @@ func (e *env) run(t *testing.T, script string, vars map[string]string, args ...s
 		t.Fatalf("notesoup install codex: %v\n%s", err, out)
 	}
 	t.Logf("notesoup install codex:\n%s", out)
+	// make build places notesoup-helper beside notesoup: the hooks run it.
+	if hooks, err := os.ReadFile(filepath.Join(e.codexHome, "hooks.json")); err != nil || !bytes.Contains(hooks, []byte("notesoup-helper hook codex SessionStart")) {
+		t.Fatalf("hooks.json does not run notesoup-helper (%v):\n%s", err, hooks)
+	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	runErr := cmd.Run()

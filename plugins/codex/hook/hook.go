@@ -1,0 +1,366 @@
+// Package hook answers Codex's hooks (written into hooks.json by
+// `notesoup install codex`): the boot block at SessionStart (a new session,
+// a resume, and right after each compaction) and the budget warning once per
+// window at PostToolUse or UserPromptSubmit, as hookSpecificOutput
+// additionalContext. Codex runs the hook command for every event, so both
+// notesoup and the fast-starting notesoup-helper serve it through Main.
+package hook
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/notesoup/notesoup/service"
+	"github.com/notesoup/notesoup/shared/history"
+	"github.com/notesoup/notesoup/shared/reset"
+)
+
+// Codex hook events notesoup answers (codex.md §9). SessionStart fires with
+// source "startup" at a new session, "resume" on resume and "compact" right
+// after a compaction; PostToolUse after every tool call; UserPromptSubmit
+// before a prompt reaches the model.
+const (
+	SessionStart     = "SessionStart"
+	PostToolUse      = "PostToolUse"
+	UserPromptSubmit = "UserPromptSubmit"
+)
+
+// maxHookInput bounds the hook's stdin: Codex sends one small JSON object
+// (a PostToolUse payload carries the tool's input and response, which the
+// MCP and shell tools keep far below this).
+const maxHookInput = 16 << 20
+
+// codexNoReset is the boot notice Codex sessions get: Codex has no reset
+// tool (its MCP server cannot end a turn or start a compaction), so the
+// model learns what happens at a compaction instead.
+const codexNoReset = "In Codex this boot block comes back right after each compaction, and the compaction keeps only a short summary of the conversation: keep your notes current as you go."
+
+// threadIDPattern is what a Codex thread id (a UUID) may look like; it also
+// keeps the id safe as a file name.
+var threadIDPattern = regexp.MustCompile(`^[0-9A-Za-z-]{1,64}$`)
+
+// codexHookInput is the part of Codex's hook payload notesoup reads.
+type codexHookInput struct {
+	SessionID      string `json:"session_id"`
+	TranscriptPath string `json:"transcript_path"`
+	Cwd            string `json:"cwd"`
+	HookEventName  string `json:"hook_event_name"`
+	Model          string `json:"model"`
+	Source         string `json:"source"`
+}
+
+// codexHookOutput is the one answer shape Codex 0.171.0 injects for every
+// event: hookSpecificOutput.additionalContext becomes a developer message in
+// the next model request. Observed: plain stdout is injected for
+// SessionStart but ignored for PostToolUse, so notesoup always answers JSON.
+type codexHookOutput struct {
+	HookSpecificOutput struct {
+		HookEventName     string `json:"hookEventName"`
+		AdditionalContext string `json:"additionalContext"`
+	} `json:"hookSpecificOutput"`
+}
+
+// Main is a hook process's whole life: args are "codex <event>", the hook
+// JSON is on stdin, and the answer (if any) goes to stdout. name is the
+// command as written in hooks.json, for the messages; open builds the
+// service. A failure to answer is said on stderr and exits 0 with no answer,
+// so a hook never stops the person's session; misuse exits 2.
+func Main(ctx context.Context, name string, open func() (*service.Service, func(), error), args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) != 2 || args[0] != "codex" {
+		fmt.Fprintf(stderr, "Usage: %s codex SessionStart|PostToolUse|UserPromptSubmit  (the hook JSON on stdin; written into hooks.json by notesoup install codex)\n", name)
+		return 2
+	}
+	event := args[1]
+	switch event {
+	case SessionStart, PostToolUse, UserPromptSubmit:
+	default:
+		fmt.Fprintf(stderr, "%s codex: event %q is not handled; use SessionStart, PostToolUse or UserPromptSubmit\n", name, event)
+		return 2
+	}
+	if _, off := os.LookupEnv("NOTESOUP_DISABLED"); off {
+		return 0
+	}
+	in, err := readCodexHookInput(stdin, event)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s codex: %v\n", name, err)
+		return 1
+	}
+	s, closeFn, err := open()
+	if err != nil {
+		fmt.Fprintf(stderr, "%s codex: %v\n", name, err)
+		return 1
+	}
+	defer closeFn()
+	h := codexHook{s: s, codexHome: os.Getenv("CODEX_HOME")}
+	text, undo, err := h.answer(ctx, event, in)
+	if err != nil {
+		// A hook failure must not stop the person's session: say why on
+		// stderr (Codex shows it) and add nothing to the context.
+		fmt.Fprintf(stderr, "%s codex: %v\n", name, err)
+		return 0
+	}
+	if text == "" {
+		return 0
+	}
+	var out codexHookOutput
+	out.HookSpecificOutput.HookEventName = event
+	out.HookSpecificOutput.AdditionalContext = text
+	if err := json.NewEncoder(stdout).Encode(out); err != nil {
+		if undo != nil {
+			undo()
+		}
+		fmt.Fprintf(stderr, "%s codex: writing the answer: %v\n", name, err)
+		return 1
+	}
+	return 0
+}
+
+// readCodexHookInput decodes and checks the hook payload.
+func readCodexHookInput(r io.Reader, event string) (codexHookInput, error) {
+	var in codexHookInput
+	data, err := io.ReadAll(io.LimitReader(r, maxHookInput+1))
+	if err != nil {
+		return in, fmt.Errorf("reading the hook JSON from stdin: %w", err)
+	}
+	if len(data) > maxHookInput {
+		return in, fmt.Errorf("hook JSON on stdin is larger than %d bytes", maxHookInput)
+	}
+	if err := json.Unmarshal(data, &in); err != nil {
+		return in, fmt.Errorf("stdin is not Codex's hook JSON (%v); this command is meant to be run by Codex from hooks.json", err)
+	}
+	if in.HookEventName != "" && in.HookEventName != event {
+		return in, fmt.Errorf("hook_event_name %q does not match the event argument %q; fix the command in hooks.json", in.HookEventName, event)
+	}
+	if !threadIDPattern.MatchString(in.SessionID) {
+		return in, fmt.Errorf("session_id %q is not a Codex thread id", in.SessionID)
+	}
+	if in.Cwd == "" || !filepath.IsAbs(in.Cwd) {
+		return in, fmt.Errorf("cwd %q is not an absolute directory", in.Cwd)
+	}
+	return in, nil
+}
+
+// codexHook answers Codex hooks through the service.
+type codexHook struct {
+	s         *service.Service
+	codexHome string
+}
+
+func (h codexHook) caller(in codexHookInput) service.Caller {
+	return service.Caller{Harness: history.HarnessCodex, Session: in.SessionID, Cwd: in.Cwd}
+}
+
+// answer returns the text to add to the model's context (empty for none)
+// and, for a budget warning, the function that takes back its delivery
+// record when the answer could not be written.
+func (h codexHook) answer(ctx context.Context, event string, in codexHookInput) (string, func(), error) {
+	if event == SessionStart {
+		ord, err := h.ordinal(ctx, in)
+		if err != nil {
+			return "", nil, err
+		}
+		b, err := h.s.Boot(ctx, h.caller(in), service.BootRequest{Ordinal: ord, Notices: []string{codexNoReset}})
+		if err != nil {
+			return "", nil, err
+		}
+		return b.Text, nil, nil
+	}
+	return h.warning(ctx, in)
+}
+
+// ordinal is the window ordinal of the thread's head: the history decoder's
+// own answer (compactions of this thread and, for a fork, of its parents),
+// else the compactions counted in this rollout — but never for a fork,
+// whose parents' compactions this file does not show (no guessing). A
+// thread Codex has not written yet is in its first window.
+func (h codexHook) ordinal(ctx context.Context, in codexHookInput) (int, error) {
+	st, err := h.s.HistoryState(ctx, h.caller(in), "")
+	if err == nil {
+		return st.Ordinal, nil
+	}
+	if in.TranscriptPath == "" {
+		if in.Source == "startup" {
+			return 0, nil
+		}
+		return 0, fmt.Errorf("window ordinal of thread %s: %v (and no transcript_path to count compactions)", in.SessionID, err)
+	}
+	m, mErr := measureRollout(in.TranscriptPath)
+	if mErr != nil {
+		if in.Source == "startup" && errors.Is(mErr, os.ErrNotExist) {
+			return 0, nil
+		}
+		return 0, fmt.Errorf("window ordinal of thread %s: %v; counting compactions: %v", in.SessionID, err, mErr)
+	}
+	if m.Forked {
+		return 0, fmt.Errorf("window ordinal of forked thread %s: %v", in.SessionID, err)
+	}
+	return m.Compactions, nil
+}
+
+// warning returns the budget warning when the measured context has crossed
+// the Codex warning point and this window has had none yet.
+func (h codexHook) warning(ctx context.Context, in codexHookInput) (string, func(), error) {
+	if in.TranscriptPath == "" {
+		return "", nil, nil // nothing to measure
+	}
+	m, err := measureRollout(in.TranscriptPath)
+	if err != nil {
+		return "", nil, err
+	}
+	if m.ContextTokens <= 0 {
+		return "", nil, nil
+	}
+	env := map[string]string{}
+	if h.codexHome != "" {
+		env["CODEX_HOME"] = h.codexHome
+	}
+	l, err := h.s.Limits(ctx, history.HarnessCodex, service.LimitsRequest{
+		ThresholdInput: reset.ThresholdInput{Model: in.Model, Env: env, Cwd: in.Cwd},
+	})
+	if err != nil {
+		return "", nil, err
+	}
+	if !reset.WarningDue(l.Limits, m.ContextTokens, false) {
+		return "", nil, nil
+	}
+	ord, err := h.ordinal(ctx, in)
+	if err != nil {
+		return "", nil, err
+	}
+	mark := filepath.Join(h.s.Home(), "state", "codex-warned", fmt.Sprintf("%s.%d", in.SessionID, ord))
+	if err := os.MkdirAll(filepath.Dir(mark), 0o700); err != nil {
+		return "", nil, fmt.Errorf("budget warning state: %w", err)
+	}
+	// O_EXCL makes the once-per-window decision atomic across the
+	// concurrent hook processes of parallel tool calls.
+	f, err := os.OpenFile(mark, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if errors.Is(err, os.ErrExist) {
+		return "", nil, nil
+	}
+	if err != nil {
+		return "", nil, fmt.Errorf("budget warning state: %w", err)
+	}
+	f.Close()
+	// Until the answer is written the marker is provisional: undo removes
+	// it so the next hook warns again.
+	undo := func() { os.Remove(mark) }
+	return codexWarningText(m.ContextTokens, l.Limits.Native), undo, nil
+}
+
+// codexWarningText is the budget warning for Codex: the shared warning's
+// order of work, ending with Codex's own compaction instead of a reset tool
+// Codex does not have, and counting down to Codex's compaction point.
+func codexWarningText(contextTokens, native int64) string {
+	left := native - contextTokens
+	if left < 0 {
+		left = 0
+	}
+	return "notesoup budget warning: this context window is nearly full. " +
+		"When it reaches its limit Codex will compact it automatically, and its short summary keeps little of what is only in this window. " +
+		"Act now, before starting anything new: " +
+		"(1) finish or safely park the step you are on; " +
+		"(2) write down in your notes (notes_write, notes_edit) what the next window must know — the goal, decisions and why, what is done, what is half-done, open questions, and the exact next step with file paths; " +
+		"(3) then carry on: the next window starts from your notes, which notesoup shows again right after the compaction. " +
+		"About " + groupTokens(left) + " tokens left before Codex compacts."
+}
+
+// groupTokens writes 123456 as "123,456".
+func groupTokens(n int64) string {
+	s := fmt.Sprint(n)
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// rolloutMeasure is what a Codex rollout says about the current window.
+type rolloutMeasure struct {
+	// ContextTokens is the last model response's total tokens (input plus
+	// output) in the current window, the figure Codex compares with its
+	// auto-compaction limit; 0 when none was recorded since the last
+	// compaction.
+	ContextTokens int64
+	// Compactions counts compacted records in this file.
+	Compactions int
+	// Forked is true when the file is a fork (its session_meta names a
+	// parent): compactions before the fork point are in other files.
+	Forked bool
+}
+
+// measureRollout scans a rollout for the latest usage and the compactions.
+// Usage comes from token_usage_record (written right after each response,
+// before PostToolUse runs — observed) and event_msg token_count (written
+// later, and after a compaction with Codex's estimate), whichever is last.
+func measureRollout(path string) (rolloutMeasure, error) {
+	var m rolloutMeasure
+	if !strings.HasSuffix(path, ".jsonl") {
+		return m, fmt.Errorf("transcript_path %q is not a Codex rollout (.jsonl)", path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return m, fmt.Errorf("transcript_path: %w", err)
+	}
+	defer f.Close()
+	type usage struct {
+		InputTokens  int64 `json:"input_tokens"`
+		OutputTokens int64 `json:"output_tokens"`
+		TotalTokens  int64 `json:"total_tokens"`
+	}
+	var line struct {
+		Type    string `json:"type"`
+		Payload struct {
+			Type  string `json:"type"`
+			Usage *usage `json:"usage"`
+			Info  *struct {
+				Last *usage `json:"last_token_usage"`
+			} `json:"info"`
+		} `json:"payload"`
+	}
+	total := func(u *usage) int64 {
+		if u.TotalTokens > 0 {
+			return u.TotalTokens
+		}
+		return u.InputTokens + u.OutputTokens
+	}
+	r := bufio.NewReader(f)
+	for {
+		raw, err := r.ReadBytes('\n')
+		if len(raw) > 0 && strings.Contains(string(raw), `"session_meta"`) &&
+			(strings.Contains(string(raw), `"forked_from_id"`) || strings.Contains(string(raw), `"history_base"`)) {
+			m.Forked = true
+		}
+		if len(raw) > 0 && (strings.Contains(string(raw), `"token`) || strings.Contains(string(raw), `"compacted"`)) {
+			line.Type, line.Payload.Type, line.Payload.Usage, line.Payload.Info = "", "", nil, nil
+			// A partial last line (Codex is writing) is skipped.
+			if json.Unmarshal(raw, &line) == nil {
+				switch {
+				case line.Type == "compacted":
+					m.Compactions++
+					m.ContextTokens = 0
+				case line.Type == "token_usage_record" && line.Payload.Usage != nil:
+					m.ContextTokens = total(line.Payload.Usage)
+				case line.Type == "event_msg" && line.Payload.Type == "token_count" && line.Payload.Info != nil && line.Payload.Info.Last != nil:
+					m.ContextTokens = total(line.Payload.Info.Last)
+				}
+			}
+		}
+		if err == io.EOF {
+			return m, nil
+		}
+		if err != nil {
+			return m, fmt.Errorf("reading %s: %w", path, err)
+		}
+	}
+}
