@@ -519,7 +519,9 @@ func parseRecordFastOf(line []byte, withText, trusted bool) (record, bool) {
 	p := l.Payload
 	switch *l.Type {
 	case "session_meta":
-		return r, false
+		// Often tens of KiB of instructions: scanned once more for its
+		// own fields rather than decoded by encoding/json three times.
+		return scanMetaLine(line, trusted)
 	case "compacted":
 		r.kind, r.role = recCompacted, history.RoleSystem
 		if p.Message != nil {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/notesoup/notesoup/harness/jsonscan"
 )
@@ -95,6 +96,120 @@ func scanLineOf(line []byte, withText, items, trusted bool) (fastLine, bool) {
 		return fastLine{}, false
 	}
 	return l, true
+}
+
+// Field names of session_meta lines, for the case-folding check.
+var (
+	metaFields        = []string{"id", "session_id", "timestamp", "cwd", "forked_from_id", "history_base"}
+	historyBaseFields = []string{"thread_id", "end_ordinal_exclusive", "end_byte_offset"}
+)
+
+// scanMetaLine decodes a session_meta line as parseRecordGeneral does
+// (json.Unmarshal into envelope, then its payload into sessionMeta), or
+// reports ok=false for anything it cannot take exactly, which the general
+// path then decides.
+func scanMetaLine(line []byte, trusted bool) (record, bool) {
+	r := record{ordinal: -1, boot: -1}
+	s := &scan{Scanner: jsonscan.Scanner{B: line, Trusted: trusted}}
+	s.WS()
+	var typ, ts *string
+	var m *sessionMeta
+	var seen jsonscan.Seen
+	ok := s.ObjectOf(lineFields, func(key []byte) (bool, bool) {
+		switch string(key) {
+		case "timestamp":
+			return seen.First(0) && s.OptText(&ts, true), true
+		case "ordinal":
+			if !seen.First(1) {
+				return false, true
+			}
+			if s.Null() {
+				r.ordinal = -1
+				return true, true
+			}
+			v, ok := s.int64()
+			r.ordinal = v
+			return ok, true
+		case "type":
+			return seen.First(2) && s.OptText(&typ, true), true
+		case "payload":
+			if !seen.First(3) {
+				return false, true
+			}
+			m = &sessionMeta{}
+			if s.Null() {
+				return true, true
+			}
+			return s.sessionMeta(m), true
+		case "metadata":
+			return seen.First(4) && s.Skip(), true
+		}
+		return s.Skip(), false
+	})
+	if !ok || typ == nil || *typ != "session_meta" || m == nil {
+		return record{}, false
+	}
+	if s.WS(); s.I != len(line) {
+		return record{}, false
+	}
+	if ts != nil {
+		r.time, _ = time.Parse(time.RFC3339Nano, *ts)
+	}
+	r.kind, r.meta = recSessionMeta, m
+	return r, true
+}
+
+// sessionMeta reads a session_meta payload object into m.
+func (s *scan) sessionMeta(m *sessionMeta) bool {
+	var seen jsonscan.Seen
+	return s.ObjectOf(metaFields, func(key []byte) (bool, bool) {
+		switch string(key) {
+		case "id":
+			return seen.First(0) && s.ReqText(&m.ID), true
+		case "session_id":
+			return seen.First(1) && s.ReqText(&m.SessionID), true
+		case "timestamp":
+			return seen.First(2) && s.ReqText(&m.Timestamp), true
+		case "cwd":
+			return seen.First(3) && s.ReqText(&m.Cwd), true
+		case "forked_from_id":
+			return seen.First(4) && s.ReqText(&m.ForkedFromID), true
+		case "history_base":
+			if !seen.First(5) {
+				return false, true
+			}
+			if s.Null() {
+				m.HistoryBase = nil
+				return true, true
+			}
+			hb := &historyBase{}
+			m.HistoryBase = hb
+			var hs jsonscan.Seen
+			return s.ObjectOf(historyBaseFields, func(key []byte) (bool, bool) {
+				switch string(key) {
+				case "thread_id":
+					return hs.First(0) && s.ReqText(&hb.ThreadID), true
+				case "end_ordinal_exclusive":
+					return hs.First(1) && s.optInt64(&hb.EndOrdinalExclusive), true
+				case "end_byte_offset":
+					return hs.First(2) && s.optInt64(&hb.EndByteOffset), true
+				}
+				return s.Skip(), false
+			}), true
+		}
+		return s.Skip(), false
+	})
+}
+
+// optInt64 reads a *int64 field: null leaves it nil.
+func (s *scan) optInt64(dst **int64) bool {
+	if s.Null() {
+		*dst = nil
+		return true
+	}
+	v, ok := s.int64()
+	*dst = &v
+	return ok
 }
 
 // int64 reads an integer as encoding/json does into an int64: no fraction

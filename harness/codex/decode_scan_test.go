@@ -124,3 +124,36 @@ func TestOutputItemsAgree(t *testing.T) {
 		}
 	}
 }
+
+// TestSessionMetaAgrees: a session_meta line is read by the scanner exactly
+// as the general path reads it, and the shapes it cannot mirror (a
+// duplicate, a case-folded or mistyped field) are left to encoding/json.
+func TestSessionMetaAgrees(t *testing.T) {
+	tests := []struct {
+		line  string
+		taken bool
+	}{
+		{`{"timestamp":"2026-01-02T03:04:05.678Z","ordinal":0,"type":"session_meta","payload":{"id":"t1","timestamp":"x","cwd":"/w","base_instructions":{"text":"long\n\"quoted\""},"git":null}}`, true},
+		{`{"type":"session_meta","payload":{"session_id":"t2","history_base":{"thread_id":"p","end_ordinal_exclusive":7,"end_byte_offset":1234}},"metadata":[1]}`, true},
+		{`{"type":"session_meta","payload":{"id":"t3","history_base":null,"forked_from_id":null}}`, true},
+		{`{"type":"session_meta","payload":null}`, true},
+		{`{"type":"session_meta","payload":{"ID":"t4"}}`, false},
+		{`{"type":"session_meta","payload":{"id":"a","id":"b"}}`, false},
+		{`{"type":"session_meta","payload":{"id":5}}`, false},
+		{`{"type":"session_meta","payload":{"history_base":{"end_byte_offset":1.5}}}`, false},
+		{`{"type":"session_meta","payload":"x"}`, false},
+		{`{"type":"session_meta"}`, false},
+	}
+	for _, tc := range tests {
+		if _, ok := scanMetaLine([]byte(tc.line), false); ok != tc.taken {
+			t.Errorf("scanner took %s: %v, want %v", tc.line, ok, tc.taken)
+		}
+		for _, withText := range []bool{false, true} {
+			f, fok := parseRecordFast([]byte(tc.line), withText)
+			g, err := parseRecordGeneral([]byte(tc.line), withText)
+			if fok && (err != nil || !reflect.DeepEqual(f, g)) {
+				t.Errorf("%s (text %v): fast %+v %+v, general %+v %+v (%v)", tc.line, withText, f, f.meta, g, g.meta, err)
+			}
+		}
+	}
+}
