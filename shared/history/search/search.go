@@ -171,10 +171,17 @@ func Search(query string, opts Options) (Result, error) {
 			defer wg.Done()
 			ws := &worker{s: s, buf: make([]byte, 0, chunkBytes)}
 			defer ws.dir.close()
+			defer ws.closeRing()
 			var local Stats
 			changed := false
 			for b := range batches {
+				proven := ws.proveBatch(s.lists[b.src][b.lo:b.hi])
 				for k := b.lo; k < b.hi; k++ {
+					if a := proven[k-b.lo]; a != nil {
+						answers[b.src][k] = a
+						local.Cached++
+						continue
+					}
 					a, how, scanned := ws.answer(s.lists[b.src][k])
 					answers[b.src][k] = a
 					local.ScannedByte += scanned
@@ -254,7 +261,8 @@ func Search(query string, opts Options) (Result, error) {
 
 // batchFiles is how many files of one listing a worker takes at a time:
 // few enough to share the work evenly, enough that consecutive files of
-// one directory go to one worker (see dirHandle).
+// one directory go to one worker (see dirHandle) and that proving them
+// unchanged is one batch (see proveBatch).
 const batchFiles = 32
 
 // batch is a run of one source's files, lists[src][lo:hi].
@@ -302,9 +310,10 @@ func (s *searcher) pathOf(harness, id string) (string, bool) {
 
 // worker searches files one at a time with its own read buffer.
 type worker struct {
-	s   *searcher
-	dir dirHandle // the directory of the file opened last
-	buf []byte    // read buffer
+	s    *searcher
+	prov prover    // proves batches of files unchanged, where it can
+	dir  dirHandle // the directory of the file opened last
+	buf  []byte    // read buffer
 	// first is the first line of the file scanned last.
 	first []byte
 	tail  []byte // the tail read for a key

@@ -1,0 +1,80 @@
+package search
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestRingKeysMatchSystemCalls checks the io_uring batch against the
+// plain system calls: the same key for every file it proves, nothing for
+// a file that is missing, changed in size or time, or a directory.
+func TestRingKeysMatchSystemCalls(t *testing.T) {
+	r := newURing(2 * ringBatch)
+	if r == nil {
+		t.Skip("io_uring is not available here; the system calls answer every file")
+	}
+	defer r.close()
+	dir := t.TempDir()
+	sizes := []int{0, 1, 100, tailBytes - 1, tailBytes, tailBytes + 1, 3*tailBytes + 5}
+	var paths []string
+	want := map[int]FileKey{}
+	for i, n := range sizes {
+		p := filepath.Join(dir, strings.Repeat("f", i+1)+".jsonl")
+		if err := os.WriteFile(p, []byte(strings.Repeat("0123456789abcdef", n/16+1)[:n]), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		k, err := statKey(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+		want[i] = k
+	}
+	// A file whose cached size differs, one whose time differs, a
+	// missing one and a directory: none may be proven.
+	stale := len(paths)
+	paths = append(paths, paths[2])
+	want[stale] = FileKey{Size: want[2].Size + 1, MTime: want[2].MTime}
+	old := len(paths)
+	paths = append(paths, paths[3])
+	want[old] = FileKey{Size: want[3].Size, MTime: want[3].MTime - int64(time.Second)}
+	missing := len(paths)
+	paths = append(paths, filepath.Join(dir, "gone.jsonl"))
+	want[missing] = FileKey{}
+	sub := len(paths)
+	paths = append(paths, dir)
+	want[sub] = FileKey{}
+	for round := 0; round < 3; round++ { // the ring is reused
+		ks := make([]ringKey, len(paths))
+		tails := make([]byte, len(paths)*tailBytes)
+		r.ringKeys(paths, ks, tails, func(i int) (FileKey, bool) { return want[i], true })
+		if r.broken {
+			t.Fatal("the ring broke")
+		}
+		for i := range paths {
+			switch {
+			case i == stale || i == old || i == missing || i == sub:
+				if ks[i].ok {
+					t.Errorf("%s (case %d): proven although it must not be: %+v", paths[i], i, ks[i].key)
+				}
+			case !ks[i].ok:
+				t.Errorf("%s: not proven", paths[i])
+			case ks[i].key != want[i]:
+				t.Errorf("%s: ring key %+v, system calls %+v", paths[i], ks[i].key, want[i])
+			}
+		}
+	}
+	// Every descriptor the ring opened was closed: the next open gets a
+	// low number again.
+	f, err := os.Open(paths[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if fd := f.Fd(); fd > 20 {
+		t.Errorf("a fresh open got descriptor %d: the ring leaks descriptors", fd)
+	}
+}
