@@ -608,7 +608,7 @@ func fastItem(r record, p *fastPayload, md *lineMetadata, withText bool) (record
 
 // itemsText mirrors contentText over decoded items.
 func itemsText(items []contentItem) (string, bool) {
-	var sb strings.Builder
+	var j joined
 	for _, it := range items {
 		if !isTextItem(it.Type) {
 			continue
@@ -616,15 +616,42 @@ func itemsText(items []contentItem) (string, bool) {
 		if it.Text == nil {
 			return "", false
 		}
-		if *it.Text == "" {
-			continue
-		}
-		if sb.Len() > 0 {
-			sb.WriteString("\n")
-		}
-		sb.WriteString(*it.Text)
+		j.add(*it.Text)
 	}
-	return sb.String(), true
+	return j.String(), true
+}
+
+// joined joins non-empty texts with newlines, without copying when there
+// is only one (the usual message or tool output).
+type joined struct {
+	one string
+	sb  strings.Builder
+	n   int
+}
+
+func (j *joined) add(s string) {
+	if s == "" {
+		return
+	}
+	switch j.n {
+	case 0:
+		j.one = s
+	case 1:
+		j.sb.Grow(len(j.one) + 1 + len(s))
+		j.sb.WriteString(j.one)
+		fallthrough
+	default:
+		j.sb.WriteString("\n")
+		j.sb.WriteString(s)
+	}
+	j.n++
+}
+
+func (j *joined) String() string {
+	if j.n <= 1 {
+		return j.one
+	}
+	return j.sb.String()
 }
 
 // anyOutputText mirrors outputText over a decoded output.

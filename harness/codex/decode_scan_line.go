@@ -3,7 +3,6 @@ package codex
 import (
 	"encoding/json"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/notesoup/notesoup/harness/jsonscan"
@@ -365,7 +364,7 @@ func (s *scan) contentItems(dst *[]contentItem) bool {
 // neither a string nor null, a text item whose text is not a string.
 // withText=false checks the shape only and returns "".
 func (s *scan) outputItems(withText bool) (string, bool) {
-	var sb strings.Builder
+	var j joined // as anyItemsText joins them
 	ok := s.Array(func() bool {
 		var typ string
 		typOther := false // a type that is neither a string nor null
@@ -410,16 +409,11 @@ func (s *scan) outputItems(withText bool) (string, bool) {
 		}
 		if withText {
 			t, _ := (&jsonscan.Scanner{B: text, Trusted: s.Trusted}).Text()
-			if t != "" {
-				if sb.Len() > 0 {
-					sb.WriteString("\n")
-				}
-				sb.WriteString(t)
-			}
+			j.add(t)
 		}
 		return true
 	})
-	return sb.String(), ok
+	return j.String(), ok
 }
 
 func (s *scan) completed(it *completedItem) bool {
