@@ -61,6 +61,7 @@ doc = {
     "search_cpu": {"cold": cpu("search-cold.cpu"), "warm": cpu("search-warm.cpu"), "rg": cpu("rg.cpu")},
     "search_stats": (read_json("search-cold.json") or {}).get("stats"),
     "sessions": hyperfine("sessions"),
+    "helper": hyperfine("helper"),
     "memory_200mb": dict(read_json("mem.json"), max_rss_kb=int(open(os.path.join(out, "mem.rss")).read().strip().splitlines()[-1])) if have("mem.json") and have("mem.rss") else None,
     "gobench": open(os.path.join(out, "benchstat.txt")).read() if have("benchstat.txt") else "",
 }

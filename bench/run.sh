@@ -20,12 +20,13 @@ MEM_SIZE=${MEM_SIZE:-200M}          # the single transcript of the memory figure
 # benchstat pinned: the x/perf pseudo-version it ships in.
 BENCHSTAT=${BENCHSTAT:-golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da}
 GO=${GO:-go}
-# BENCH_STEPS selects steps (decode search sessions memory gobench); BENCH_OUT
+# BENCH_STEPS selects steps (decode search sessions memory helper gobench); BENCH_OUT
 # keeps a step's outputs apart (e.g. a second decode run after a change).
-BENCH_STEPS=${BENCH_STEPS:-decode search sessions memory gobench}
+BENCH_STEPS=${BENCH_STEPS:-decode search sessions memory helper gobench}
 step() { [[ " $BENCH_STEPS " == *" $1 "* ]]; }
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+BENCH_REAL_HOME=$HOME
 mkdir -p "$BENCH_DIR/bin"
 log() { echo "bench: $*" >&2; }
 load() { cut -d' ' -f1-3 /proc/loadavg; }
@@ -42,10 +43,11 @@ need() {
 need
 
 log "building"
-(cd "$root" && $GO build -o "$BENCH_DIR/bin/notesoup" ./cmd/notesoup &&
+(cd "$root" && CGO_ENABLED=0 $GO build -o "$BENCH_DIR/bin/" ./cmd/notesoup ./cmd/notesoup-helper &&
 	$GO build -o "$BENCH_DIR/bin/corpus" ./testkit/cmd/corpus &&
 	$GO build -o "$BENCH_DIR/bin/decodeall" ./bench/cmd/decodeall)
 NS=$BENCH_DIR/bin/notesoup
+NSH=$BENCH_DIR/bin/notesoup-helper
 
 corpus=$BENCH_DIR/corpus-$BENCH_SIZE-$BENCH_SEED
 if [ ! -f "$corpus/corpus.json" ]; then
@@ -116,12 +118,39 @@ step sessions && hf sessions --runs "$BENCH_RUNS" --warmup 1 \
 memroot=$memdir/home/.pi/agent/sessions
 step memory && /usr/bin/time -f '%M' -o "$out/mem.rss" "$BENCH_DIR/bin/decodeall" -harness pi -root "$memroot" >"$out/mem.json"
 
-# 5. In-process figures: go test -bench, compared with benchstat.
+# 5. Helper round trips as a harness pays them (a process per request, start
+# to answer) beside a Node.js process that only reads the request and writes
+# an answer: notesoup-helper (what the mods run) and `notesoup helper`, over
+# the bundled samples in an isolated home. hyperfine subtracts the shell.
+if step helper; then
+	hdir=$BENCH_DIR/helper-home
+	rm -rf "$hdir" && mkdir -p "$hdir/proj"
+	export HOME=$hdir NOTESOUP_HOME=$hdir/.notesoup CLAUDE_CONFIG_DIR=$root/samples/claude \
+		PI_CODING_AGENT_DIR=$root/samples/pi CODEX_HOME=$root/samples/codex
+	printf '%s' '{"v":1,"op":"notes.write","caller":{"cwd":"'"$hdir/proj"'"},"args":{"name":"plan.md","content":"# Plan\nship\n"}}' >"$hdir/write.json"
+	printf '%s' '{"v":1,"op":"notes.read","caller":{"cwd":"'"$hdir/proj"'"},"args":{"name":"plan.md"}}' >"$hdir/notes-read.json"
+	printf '%s' '{"v":1,"op":"limits","caller":{"harness":"claude"},"args":{"model":"m","model_window":200000}}' >"$hdir/limits.json"
+	printf '%s' '{"v":1,"op":"history.list","args":{"session":"claude:0b5e8a61-7c1d-4f3e-9a2b-000000000001","limit":20}}' >"$hdir/history-list.json"
+	"$NSH" <"$hdir/write.json" | grep -q '"ok":true'
+	node_rt='let d="";process.stdin.on("data",c=>d+=c).on("end",()=>{const r=JSON.parse(d);process.stdout.write(JSON.stringify({v:1,ok:true,result:{echo:r.op}})+"\n")})'
+	cmds=()
+	for op in notes-read limits history-list; do
+		cmds+=(-n "notesoup-helper $op" "$NSH <$hdir/$op.json")
+		cmds+=(-n "notesoup helper $op" "$NS helper <$hdir/$op.json")
+	done
+	hf helper --warmup 5 --runs "${BENCH_HELPER_RUNS:-60}" "${cmds[@]}" \
+		-n "node baseline" "node -e '$node_rt' <$hdir/notes-read.json"
+	unset HOME NOTESOUP_HOME CLAUDE_CONFIG_DIR PI_CODING_AGENT_DIR CODEX_HOME
+	export HOME=${BENCH_REAL_HOME}
+fi
+
+# 6. In-process figures: go test -bench, compared with benchstat.
 if step gobench; then
 	log "go test -bench (load $(load))"
 	echo "$(load)" >"$out/gobench.load"
 	(cd "$root" && NOTESOUP_BENCH_CORPUS=$corpus NOTESOUP_BENCH_NEEDLE=$needle \
-		$GO test -run '^$' -bench . -benchtime 1x -count "$BENCH_COUNT" ./bench) >"$out/gobench.txt"
+		$GO test -run '^$' -bench . -benchtime 1x -count "$BENCH_COUNT" ./bench &&
+		$GO test -run '^$' -bench Plugin -benchtime 40x -count "$BENCH_COUNT" ./host) >"$out/gobench.txt"
 	(cd "$root" && $GO run "$BENCHSTAT" "$out/gobench.txt") >"$out/benchstat.txt" || log "benchstat failed; raw output in $out/gobench.txt"
 fi
 

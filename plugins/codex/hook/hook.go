@@ -15,7 +15,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/notesoup/notesoup/service"
@@ -43,9 +42,22 @@ const maxHookInput = 16 << 20
 // model learns what happens at a compaction instead.
 const codexNoReset = "In Codex this boot block comes back right after each compaction, and the compaction keeps only a short summary of the conversation: keep your notes current as you go."
 
-// threadIDPattern is what a Codex thread id (a UUID) may look like; it also
-// keeps the id safe as a file name.
-var threadIDPattern = regexp.MustCompile(`^[0-9A-Za-z-]{1,64}$`)
+// isThreadID reports whether id may be a Codex thread id (a UUID): 1 to 64
+// ASCII letters, digits and hyphens, which also keeps it safe as a file
+// name. Checked by hand: a regexp compiled at package initialisation would
+// cost every notesoup-helper start, hook or not.
+func isThreadID(id string) bool {
+	if len(id) == 0 || len(id) > 64 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // codexHookInput is the part of Codex's hook payload notesoup reads.
 type codexHookInput struct {
@@ -139,7 +151,7 @@ func readCodexHookInput(r io.Reader, event string) (codexHookInput, error) {
 	if in.HookEventName != "" && in.HookEventName != event {
 		return in, fmt.Errorf("hook_event_name %q does not match the event argument %q; fix the command in hooks.json", in.HookEventName, event)
 	}
-	if !threadIDPattern.MatchString(in.SessionID) {
+	if !isThreadID(in.SessionID) {
 		return in, fmt.Errorf("session_id %q is not a Codex thread id", in.SessionID)
 	}
 	if in.Cwd == "" || !filepath.IsAbs(in.Cwd) {

@@ -320,3 +320,21 @@ func testCodexHookDisabled(t *testing.T, argv []string) {
 
 // TestMain removes the binaries built for these tests.
 func TestMain(m *testing.M) { testbin.Main(m) }
+
+func TestIsThreadID(t *testing.T) {
+	for id, want := range map[string]bool{
+		"01a2cccc-0000-7000-8000-00000000000c": true,
+		strings.Repeat("a", 64):                true,
+		strings.Repeat("a", 65):                false,
+		"":                                     false,
+		"a_b":                                  false,
+		"a/b":                                  false,
+		"..":                                   false,
+		"é":                                    false,
+		"A-Z-09":                               true,
+	} {
+		if got := isThreadID(id); got != want {
+			t.Errorf("isThreadID(%q) = %v, want %v", id, got, want)
+		}
+	}
+}
