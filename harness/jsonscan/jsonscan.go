@@ -203,10 +203,7 @@ func (s *Scanner) Text() (string, bool) {
 // bytes between its quotes) as encoding/json would: escapes resolved,
 // invalid UTF-8 replaced. For scanners of their own (Claude's).
 func Unquote(raw []byte) string {
-	if bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
-		return string(raw)
-	}
-	return unescape(raw, true)
+	return decodeTrusted(raw)
 }
 
 // unescape resolves the escapes of a string str already validated, exactly
@@ -298,9 +295,10 @@ func unescapeValid(raw []byte) string {
 	return unsafe.String(&b[0], w)
 }
 
-// decodeTrusted decodes a string Trusted delimited, in one pass for the
-// common string, valid UTF-8; only a string with invalid UTF-8 is decoded
-// again, the general way.
+// decodeTrusted decodes a string Trusted delimited (or Unquote was given),
+// in one pass for the common string, valid UTF-8; only a string with
+// invalid UTF-8 is decoded again, the general way. Bytes that are not a
+// valid escape are kept as they are, never read out of range.
 func decodeTrusted(raw []byte) string {
 	if len(raw) == 0 {
 		return ""
