@@ -1,11 +1,18 @@
 package search
 
+import (
+	"path/filepath"
+	"syscall"
+)
+
 // prover keeps a worker's io_uring and its buffers (see uring_linux.go).
 type prover struct {
 	ring    *uring
 	tried   bool
 	ks      []ringKey
 	paths   []string
+	dirfds  []int32
+	dirs    []openDir
 	tails   []byte
 	answers []*fileAnswer
 }
@@ -33,14 +40,19 @@ func (w *worker) proveBatch(jobs []job) []*fileAnswer {
 	if p.ring == nil || p.ring.broken {
 		return p.answers
 	}
-	// The files with an answer to prove, in batch order.
-	p.paths = p.paths[:0]
+	// The files with an answer to prove, in batch order, each relative
+	// to its directory (opened once per batch: the kernel then resolves
+	// one name per file, not the whole path).
+	p.paths, p.dirfds = p.paths[:0], p.dirfds[:0]
+	defer p.closeDirs()
 	var idx [ringBatch]int
 	cached := make([]*fileAnswer, 0, len(jobs))
 	for i, j := range jobs {
 		if a := w.s.cache.Files[j.sess.Path]; a != nil {
 			idx[len(p.paths)] = i
-			p.paths = append(p.paths, j.sess.Path)
+			dirfd, name := p.relative(j.sess.Path)
+			p.paths = append(p.paths, name)
+			p.dirfds = append(p.dirfds, dirfd)
 			cached = append(cached, a)
 		}
 	}
@@ -48,7 +60,7 @@ func (w *worker) proveBatch(jobs []job) []*fileAnswer {
 		return p.answers
 	}
 	ks := p.ks[:len(p.paths)]
-	p.ring.ringKeys(p.paths, ks, p.tails, func(i int) (FileKey, bool) { return cached[i].Key, true })
+	p.ring.ringKeys(p.dirfds, p.paths, ks, p.tails, func(i int) (FileKey, bool) { return cached[i].Key, true })
 	for i := range ks {
 		if ks[i].ok && cached[i].fresh(ks[i].key, statKey) {
 			p.answers[idx[i]] = cached[i]
@@ -59,3 +71,38 @@ func (w *worker) proveBatch(jobs []job) []*fileAnswer {
 
 // closeRing releases the worker's ring.
 func (w *worker) closeRing() { w.prov.ring.close() }
+
+// openDir is a directory opened for one batch.
+type openDir struct {
+	path string
+	fd   int32
+}
+
+// relative returns a directory descriptor and the name to open path
+// relative to it; the whole path and AT_FDCWD where the directory cannot
+// be opened.
+func (p *prover) relative(path string) (int32, string) {
+	dir, base := filepath.Split(path)
+	if dir == "" || base == "" {
+		return atFDCWD, path
+	}
+	for _, d := range p.dirs {
+		if d.path == dir {
+			return d.fd, base
+		}
+	}
+	fd, err := syscall.Open(dir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return atFDCWD, path
+	}
+	p.dirs = append(p.dirs, openDir{dir, int32(fd)})
+	return int32(fd), base
+}
+
+// closeDirs closes the batch's directories.
+func (p *prover) closeDirs() {
+	for _, d := range p.dirs {
+		syscall.Close(int(d.fd))
+	}
+	p.dirs = p.dirs[:0]
+}

@@ -40,6 +40,7 @@ const (
 	iosqeIOHardlink = 1 << 3
 
 	atEmptyPath = 0x1000
+	atFDCWD     = -100
 	statxSize   = 0x200
 	statxMtime  = 0x40
 
@@ -220,6 +221,7 @@ func (r *uring) run(done func(userData uint64, res int32)) error {
 
 // ringKey is one file's key as the ring computes it.
 type ringKey struct {
+	dirfd int32  // what path is relative to (AT_FDCWD: the working directory)
 	path  []byte // NUL-terminated, alive while the ring reads it
 	fd    int32
 	st    statxBuf
@@ -237,16 +239,19 @@ const ringBatch = 32
 // for the others (and on any error) the caller falls back to system
 // calls. want(i) says what size and mtime file i must have for its tail
 // to be worth reading.
-func (r *uring) ringKeys(paths []string, ks []ringKey, tails []byte, want func(i int) (FileKey, bool)) {
+//
+// dirfds[i] is the directory paths[i] is relative to (atFDCWD for the
+// working directory); it must stay open until ringKeys returns.
+func (r *uring) ringKeys(dirfds []int32, paths []string, ks []ringKey, tails []byte, want func(i int) (FileKey, bool)) {
 	for i := range ks {
-		ks[i] = ringKey{path: append(ks[i].path[:0], paths[i]...), fd: -1}
+		ks[i] = ringKey{dirfd: dirfds[i], path: append(ks[i].path[:0], paths[i]...), fd: -1}
 		ks[i].path = append(ks[i].path, 0)
 	}
 	// 1: open every file.
 	for i := range ks {
 		sqe := r.next()
 		sqe.opcode = ioringOpOpenat
-		sqe.fd = -100 // AT_FDCWD: paths are absolute or relative to the cwd, as for open
+		sqe.fd = ks[i].dirfd
 		sqe.addr = uint64(uintptr(unsafe.Pointer(&ks[i].path[0])))
 		sqe.opFlags = syscall.O_RDONLY | syscall.O_CLOEXEC
 		sqe.userData = uint64(i)

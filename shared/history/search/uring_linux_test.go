@@ -50,7 +50,19 @@ func TestRingKeysMatchSystemCalls(t *testing.T) {
 	for round := 0; round < 3; round++ { // the ring is reused
 		ks := make([]ringKey, len(paths))
 		tails := make([]byte, len(paths)*tailBytes)
-		r.ringKeys(paths, ks, tails, func(i int) (FileKey, bool) { return want[i], true })
+		// Odd files by name relative to their directory, as
+		// proveBatch gives them, even ones by their whole path.
+		var p prover
+		dirfds := make([]int32, len(paths))
+		names := make([]string, len(paths))
+		for i := range paths {
+			dirfds[i], names[i] = atFDCWD, paths[i]
+			if i%2 == 1 {
+				dirfds[i], names[i] = p.relative(paths[i])
+			}
+		}
+		r.ringKeys(dirfds, names, ks, tails, func(i int) (FileKey, bool) { return want[i], true })
+		p.closeDirs()
 		if r.broken {
 			t.Fatal("the ring broke")
 		}
