@@ -314,9 +314,11 @@ type worker struct {
 	prov prover    // proves batches of files unchanged, where it can
 	dir  dirHandle // the directory of the file opened last
 	buf  []byte    // read buffer
-	// first is the first line of the file scanned last.
-	first []byte
-	tail  []byte // the tail read for a key
+	// first is the first line of the Codex file scanned last, threads
+	// the parents it names (see historyBaseThreads).
+	first   []byte
+	threads []string
+	tail    []byte // the tail read for a key
 }
 
 // answer finds one file's answer: from the cache when the file (and what
@@ -366,7 +368,7 @@ func (w *worker) answer(j job) (*fileAnswer, int, int64) {
 	// past one. A file that shrank under the scan reads short (the next
 	// stat differs), never beyond its end.
 	var first *[]byte // the first line decides a Codex fork's inheritance
-	w.first = w.first[:0]
+	w.first, w.threads = w.first[:0], nil
 	if j.src.Harness == history.HarnessCodex {
 		first = &w.first
 	}
@@ -383,7 +385,7 @@ func (w *worker) answer(j job) (*fileAnswer, int, int64) {
 		return a, fromError, scanned
 	}
 	if j.src.Harness == history.HarnessCodex && len(w.first) > 0 {
-		if threads := historyBaseThreads(w.first); len(threads) > 0 {
+		if threads := w.threads; len(threads) > 0 {
 			// A paginated fork shows its parents' rows too: the answer
 			// depends on their bytes, and so does the raw scan.
 			a.Deps = map[string]FileKey{}
@@ -475,7 +477,8 @@ func (w *worker) scan(f rawFile, size int64, sc *scanner, wantTail bool, first *
 		if head {
 			if first != nil {
 				*first = appendFirstLine(*first, chunk)
-				if sc != nil && len(historyBaseThreads(*first)) > 0 {
+				w.threads = historyBaseThreads(*first)
+				if sc != nil && len(w.threads) > 0 {
 					sc.eager = true
 				}
 			}
