@@ -48,6 +48,18 @@ type DecodeRequest struct {
 	Roots []string
 }
 
+// SessionFilter says which sessions a ListSessions call wants.
+type SessionFilter struct {
+	// Roots are the session roots; empty means the plugin's default roots.
+	Roots []string
+	// IDPrefix, when set, asks only for sessions whose id starts with it.
+	// Resolving one session (a selector, the caller's own session) then
+	// describes the files named for it, not every file under the roots. A
+	// plugin may list more (one that predates the field lists everything);
+	// notesoup's service filters again.
+	IDPrefix string
+}
+
 // Binding is what a boot block needs from a harness: the window id and the
 // name under which that harness exposes the reset tool.
 type Binding struct {
@@ -61,9 +73,8 @@ type Binding struct {
 type Harness interface {
 	// Describe fingerprints the plugin.
 	Describe(ctx context.Context) (Description, error)
-	// ListSessions calls fn for each session under roots (the plugin's
-	// default roots when roots is empty).
-	ListSessions(ctx context.Context, roots []string, fn func(history.Session) error) error
+	// ListSessions calls fn for each session the filter asks for.
+	ListSessions(ctx context.Context, f SessionFilter, fn func(history.Session) error) error
 	// Decode emits the session's events in seq order and returns the summary.
 	Decode(ctx context.Context, req DecodeRequest, emit history.EmitFunc) (history.Summary, error)
 	// Thresholds resolves the native auto-compaction point.

@@ -29,8 +29,11 @@ type Builtin struct {
 	ResetTool string
 	// Roots returns the harness's default session roots on this machine.
 	Roots func() ([]string, error)
-	// Sessions lists the sessions under roots.
-	Sessions func(roots []string) ([]history.Session, error)
+	// Sessions lists the sessions under roots. When idPrefix is set it
+	// may describe only the files whose names carry a matching id (each
+	// harness names a session's file for its id), so finding one session
+	// reads one file, not all of them.
+	Sessions func(roots []string, idPrefix string) ([]history.Session, error)
 	// Decoder returns a decoder that may resolve related files under roots.
 	Decoder func(roots []string) history.Decoder
 	// Resolve resolves the native auto-compaction point.
@@ -71,12 +74,12 @@ func (b *Builtin) roots(given []string) ([]string, error) {
 }
 
 // ListSessions implements contract.Harness.
-func (b *Builtin) ListSessions(ctx context.Context, roots []string, fn func(history.Session) error) error {
-	roots, err := b.roots(roots)
+func (b *Builtin) ListSessions(ctx context.Context, f contract.SessionFilter, fn func(history.Session) error) error {
+	roots, err := b.roots(f.Roots)
 	if err != nil {
 		return err
 	}
-	sessions, err := b.Sessions(roots)
+	sessions, err := b.Sessions(roots, f.IDPrefix)
 	if err != nil {
 		return err
 	}

@@ -47,6 +47,16 @@ func LastTimestamp(f *os.File, size int64) (time.Time, bool) {
 	return time.Time{}, false
 }
 
+// NameMayHold reports whether a session file named name may hold a session
+// whose id starts with idPrefix: every harness names a session's file for
+// its id (Claude <id>.jsonl, Pi <time>_<id>.jsonl, Codex
+// rollout-<time>-<id>.jsonl), so a file whose name does not contain the
+// prefix is not described when one session is looked for. An empty prefix
+// keeps every file.
+func NameMayHold(name, idPrefix string) bool {
+	return idPrefix == "" || strings.Contains(name, idPrefix)
+}
+
 // OneLine collapses whitespace (newlines included) to single spaces and
 // bounds s to max runes, marking a cut with "…": a session title fit for
 // one line of a listing.

@@ -54,11 +54,11 @@ func (g *guarded) Describe(ctx context.Context) (contract.Description, error) {
 	return d, g.fail("describe", err)
 }
 
-func (g *guarded) ListSessions(ctx context.Context, roots []string, fn func(history.Session) error) error {
+func (g *guarded) ListSessions(ctx context.Context, f contract.SessionFilter, fn func(history.Session) error) error {
 	ctx, cancel := context.WithTimeout(ctx, g.h.streamTimeout)
 	defer cancel()
 	var cbErr error
-	err := g.r.impl.ListSessions(ctx, roots, func(s history.Session) error {
+	err := g.r.impl.ListSessions(ctx, f, func(s history.Session) error {
 		if s.Harness == "" {
 			s.Harness = g.r.cand.name
 		}

@@ -72,7 +72,7 @@ func TestFailuresAreNamedAndOthersAnswer(t *testing.T) {
 	var answered []string
 	err := h.Each(context.Background(), nil, func(name string, hz contract.Harness) error {
 		n := 0
-		if err := hz.ListSessions(context.Background(), nil, func(history.Session) error { n++; return nil }); err != nil {
+		if err := hz.ListSessions(context.Background(), contract.SessionFilter{}, func(history.Session) error { n++; return nil }); err != nil {
 			return err
 		}
 		answered = append(answered, fmt.Sprintf("%s:%d", name, n))
@@ -153,7 +153,7 @@ func TestPluginIsReusedAndRestartedAfterCrash(t *testing.T) {
 		t.Fatal(err)
 	}
 	crashPid := pid("crash1")
-	if err := hz.ListSessions(ctx, nil, func(history.Session) error { return nil }); err == nil {
+	if err := hz.ListSessions(ctx, contract.SessionFilter{}, func(history.Session) error { return nil }); err == nil {
 		t.Fatal("crash1 ListSessions succeeded, want an error")
 	}
 	if pid("crash1") != 0 {

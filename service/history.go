@@ -23,13 +23,21 @@ type catalog struct {
 
 // Sessions implements history.Catalog.
 func (c catalog) Sessions(harness string) ([]history.Session, error) {
+	return c.SessionsWithPrefix(harness, "")
+}
+
+// SessionsWithPrefix implements history.PrefixCatalog: the harness
+// describes only the files named for ids with the prefix.
+func (c catalog) SessionsWithPrefix(harness, idPrefix string) ([]history.Session, error) {
 	hz, err := c.s.host.Harness(c.ctx, harness)
 	if err != nil {
 		return nil, err
 	}
 	var out []history.Session
-	err = hz.ListSessions(c.ctx, c.s.roots[harness], func(s history.Session) error {
-		out = append(out, s)
+	err = hz.ListSessions(c.ctx, contract.SessionFilter{Roots: c.s.roots[harness], IDPrefix: idPrefix}, func(s history.Session) error {
+		if strings.HasPrefix(s.ID, idPrefix) {
+			out = append(out, s)
+		}
 		return nil
 	})
 	return out, err
@@ -68,10 +76,6 @@ func (s *Service) current(ctx context.Context, c Caller) (*history.Session, erro
 	if c.Subagent {
 		return nil, fmt.Errorf("history of the current session is not available to a subagent; name a session explicitly")
 	}
-	sessions, err := catalog{ctx, s}.Sessions(c.Harness)
-	if err != nil && len(sessions) == 0 {
-		return nil, err
-	}
 	want := ""
 	if c.Transcript != "" {
 		abs, err := filepath.Abs(c.Transcript)
@@ -80,10 +84,31 @@ func (s *Service) current(ctx context.Context, c Caller) (*history.Session, erro
 		}
 		want = abs
 	}
-	for _, sess := range sessions {
-		if want != "" && sess.Path == want || want == "" && sess.ID == c.Session {
-			return &sess, nil
+	find := func(sessions []history.Session) *history.Session {
+		for _, sess := range sessions {
+			if want != "" && sess.Path == want || want == "" && sess.ID == c.Session {
+				return &sess
+			}
 		}
+		return nil
+	}
+	// The session's own file is named for its id: look there first, and
+	// describe every session only when that finds nothing (a file not
+	// named for its id, or a transcript bound without an id).
+	cat := catalog{ctx, s}
+	if c.Session != "" {
+		if narrow, err := cat.SessionsWithPrefix(c.Harness, c.Session); err == nil {
+			if sess := find(narrow); sess != nil {
+				return sess, nil
+			}
+		}
+	}
+	sessions, err := cat.Sessions(c.Harness)
+	if err != nil && len(sessions) == 0 {
+		return nil, err
+	}
+	if sess := find(sessions); sess != nil {
+		return sess, nil
 	}
 	if want != "" {
 		return nil, fmt.Errorf("current transcript %q is not a %s session under its roots; refusing to read it", c.Transcript, c.Harness)

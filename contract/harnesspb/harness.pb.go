@@ -137,8 +137,12 @@ func (x *DescribeResponse) GetDefaultRoots() []string {
 }
 
 type ListSessionsRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Roots         []string               `protobuf:"bytes,1,rep,name=roots,proto3" json:"roots,omitempty"` // empty: the plugin's default roots
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Roots []string               `protobuf:"bytes,1,rep,name=roots,proto3" json:"roots,omitempty"` // empty: the plugin's default roots
+	// id_prefix, when set, asks only for sessions whose id starts with it, so
+	// resolving one session need not describe every file. A plugin that
+	// ignores it lists everything; the host filters again.
+	IdPrefix      string `protobuf:"bytes,2,opt,name=id_prefix,json=idPrefix,proto3" json:"id_prefix,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -178,6 +182,13 @@ func (x *ListSessionsRequest) GetRoots() []string {
 		return x.Roots
 	}
 	return nil
+}
+
+func (x *ListSessionsRequest) GetIdPrefix() string {
+	if x != nil {
+		return x.IdPrefix
+	}
+	return ""
 }
 
 type SessionInfo struct {
@@ -1016,9 +1027,10 @@ const file_harness_proto_rawDesc = "" +
 	"\x0eplugin_version\x18\x02 \x01(\tR\rpluginVersion\x12+\n" +
 	"\x11contract_versions\x18\x03 \x03(\x05R\x10contractVersions\x12\"\n" +
 	"\fcapabilities\x18\x04 \x03(\tR\fcapabilities\x12#\n" +
-	"\rdefault_roots\x18\x05 \x03(\tR\fdefaultRoots\"+\n" +
+	"\rdefault_roots\x18\x05 \x03(\tR\fdefaultRoots\"H\n" +
 	"\x13ListSessionsRequest\x12\x14\n" +
-	"\x05roots\x18\x01 \x03(\tR\x05roots\"\xdf\x01\n" +
+	"\x05roots\x18\x01 \x03(\tR\x05roots\x12\x1b\n" +
+	"\tid_prefix\x18\x02 \x01(\tR\bidPrefix\"\xdf\x01\n" +
 	"\vSessionInfo\x12\x18\n" +
 	"\aharness\x18\x01 \x01(\tR\aharness\x12\x0e\n" +
 	"\x02id\x18\x02 \x01(\tR\x02id\x12\x12\n" +

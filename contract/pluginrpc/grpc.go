@@ -78,10 +78,10 @@ func (c *GRPCClient) Describe(ctx context.Context) (contract.Description, error)
 }
 
 // ListSessions implements contract.Harness.
-func (c *GRPCClient) ListSessions(ctx context.Context, roots []string, fn func(history.Session) error) error {
+func (c *GRPCClient) ListSessions(ctx context.Context, f contract.SessionFilter, fn func(history.Session) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	stream, err := c.client.ListSessions(ctx, &harnesspb.ListSessionsRequest{Roots: roots})
+	stream, err := c.client.ListSessions(ctx, &harnesspb.ListSessionsRequest{Roots: f.Roots, IdPrefix: f.IDPrefix})
 	if err != nil {
 		return err
 	}
@@ -216,7 +216,7 @@ func (s *grpcServer) Describe(ctx context.Context, _ *harnesspb.DescribeRequest)
 }
 
 func (s *grpcServer) ListSessions(req *harnesspb.ListSessionsRequest, stream harnesspb.Harness_ListSessionsServer) error {
-	return s.impl.ListSessions(stream.Context(), req.GetRoots(), func(sess history.Session) error {
+	return s.impl.ListSessions(stream.Context(), contract.SessionFilter{Roots: req.GetRoots(), IDPrefix: req.GetIdPrefix()}, func(sess history.Session) error {
 		return stream.Send(sessionToPB(sess))
 	})
 }

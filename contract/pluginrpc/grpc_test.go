@@ -22,6 +22,8 @@ type fake struct {
 	summary  history.Summary
 	err      error
 	gotIn    reset.ThresholdInput
+	// gotFilter is the filter ListSessions was called with.
+	gotFilter contract.SessionFilter
 }
 
 func (f *fake) Describe(context.Context) (contract.Description, error) {
@@ -29,7 +31,8 @@ func (f *fake) Describe(context.Context) (contract.Description, error) {
 		Capabilities: []string{contract.CapDecode}, DefaultRoots: []string{"/r"}}, f.err
 }
 
-func (f *fake) ListSessions(_ context.Context, roots []string, fn func(history.Session) error) error {
+func (f *fake) ListSessions(_ context.Context, filter contract.SessionFilter, fn func(history.Session) error) error {
+	f.gotFilter = filter
 	for _, s := range f.sessions {
 		if err := fn(s); err != nil {
 			return err
@@ -90,13 +93,18 @@ func TestListSessionsStreamsEverySession(t *testing.T) {
 	for i := 0; i < 700; i++ { // more than one gRPC window's worth
 		want = append(want, history.Session{Harness: "fake", ID: strings.Repeat("x", i%7+1), Path: "/p", Started: ts, Size: int64(i)})
 	}
-	h := connect(t, &fake{sessions: want})
+	f := &fake{sessions: want}
+	h := connect(t, f)
 	var got []history.Session
-	if err := h.ListSessions(context.Background(), nil, func(s history.Session) error { got = append(got, s); return nil }); err != nil {
+	filter := contract.SessionFilter{Roots: []string{"/r1", "/r2"}, IDPrefix: "0b5e"}
+	if err := h.ListSessions(context.Background(), filter, func(s history.Session) error { got = append(got, s); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %d sessions, want %d (first diff somewhere)", len(got), len(want))
+	}
+	if !reflect.DeepEqual(f.gotFilter, filter) {
+		t.Errorf("the plugin got filter %+v, want %+v", f.gotFilter, filter)
 	}
 }
 

@@ -24,10 +24,10 @@ func Plugin() *harness.Builtin {
 			}
 			return []string{r}, nil
 		},
-		Sessions: func(roots []string) ([]history.Session, error) {
+		Sessions: func(roots []string, idPrefix string) ([]history.Session, error) {
 			var all []history.Session
 			for _, r := range roots {
-				s, err := ListSessions(r)
+				s, err := FindSessions(r, idPrefix)
 				if err != nil {
 					return nil, err
 				}

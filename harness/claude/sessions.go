@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/notesoup/notesoup/harness"
 	"github.com/notesoup/notesoup/shared/history"
 )
 
@@ -28,7 +29,11 @@ const (
 // (<root>/<project slug>/<sessionId>.jsonl). Subagent files
 // (<sessionId>/subagents/...) are not sessions of their own. A missing root
 // lists nothing.
-func ListSessions(root string) ([]history.Session, error) {
+func ListSessions(root string) ([]history.Session, error) { return FindSessions(root, "") }
+
+// FindSessions is ListSessions describing only the files whose names may
+// hold an id starting with idPrefix (harness.NameMayHold).
+func FindSessions(root, idPrefix string) ([]history.Session, error) {
 	projects, err := os.ReadDir(root)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -51,7 +56,7 @@ func ListSessions(root string) ([]history.Session, error) {
 		for _, f := range files {
 			// Only regular files: a symlink could lead anywhere on the
 			// machine, and only transcripts under the roots are readable.
-			if !f.Type().IsRegular() || !strings.HasSuffix(f.Name(), ".jsonl") {
+			if !f.Type().IsRegular() || !strings.HasSuffix(f.Name(), ".jsonl") || !harness.NameMayHold(f.Name(), idPrefix) {
 				continue
 			}
 			s, err := SessionInfo(filepath.Join(dir, f.Name()))

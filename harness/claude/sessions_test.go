@@ -104,3 +104,42 @@ func TestListSessions(t *testing.T) {
 		t.Errorf("missing root: %v, %v", ss, err)
 	}
 }
+
+// TestFindSessionsReadsOnlyNamedFiles: looking for one id describes only
+// the transcripts named for it.
+func TestFindSessionsReadsOnlyNamedFiles(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "-work-proj")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	line := `{"type":"user","cwd":"/work/proj","timestamp":"2026-12-02T10:00:00Z","message":{"role":"user","content":"hello"}}` + "\n"
+	for _, id := range []string{"0b5e8a61-0000-4000-8000-000000000001", "0b5e8a61-0000-4000-8000-000000000002", "77777777-0000-4000-8000-000000000003"} {
+		if err := os.WriteFile(filepath.Join(dir, id+".jsonl"), []byte(line), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		prefix string
+		want   int // sessions described: only the files named for the prefix
+	}{
+		{prefix: "0b5e8a61", want: 2},
+		{prefix: "77777777-0000-4000-8000-000000000003", want: 1},
+		{prefix: "zzzz", want: 0},
+		{prefix: "", want: 3},
+	}
+	for _, tc := range tests {
+		got, err := FindSessions(root, tc.prefix)
+		if err != nil {
+			t.Fatalf("FindSessions(%q): %v", tc.prefix, err)
+		}
+		if len(got) != tc.want {
+			t.Errorf("FindSessions(%q) described %d sessions, want %d", tc.prefix, len(got), tc.want)
+		}
+		for _, s := range got {
+			if !strings.HasPrefix(s.ID, tc.prefix) {
+				t.Errorf("FindSessions(%q) described %s", tc.prefix, s.ID)
+			}
+		}
+	}
+}

@@ -18,7 +18,7 @@ func Plugin() *harness.Builtin {
 		Version:   version.Version,
 		ResetTool: ResetTool,
 		Roots:     DefaultRoots,
-		Sessions:  ListSessions,
+		Sessions:  FindSessions,
 		Decoder:   func(roots []string) history.Decoder { return Decoder{Roots: roots} },
 		Resolve:   Thresholds,
 	}

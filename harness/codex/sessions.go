@@ -2,12 +2,13 @@ package codex
 
 import (
 	"bytes"
-	"github.com/notesoup/notesoup/harness"
 	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"time"
+
+	"github.com/notesoup/notesoup/harness"
 
 	"github.com/notesoup/notesoup/shared/history"
 )
@@ -27,7 +28,11 @@ const (
 // is nil) and describes each from its session_meta, its first user prompt
 // and its last line, newest first. Missing roots are skipped, and so are
 // files whose first line is not a session_meta.
-func ListSessions(roots []string) ([]history.Session, error) {
+func ListSessions(roots []string) ([]history.Session, error) { return FindSessions(roots, "") }
+
+// FindSessions is ListSessions describing only the files whose names may
+// hold an id starting with idPrefix (harness.NameMayHold).
+func FindSessions(roots []string, idPrefix string) ([]history.Session, error) {
 	if roots == nil {
 		var err error
 		if roots, err = DefaultRoots(); err != nil {
@@ -38,7 +43,7 @@ func ListSessions(roots []string) ([]history.Session, error) {
 	var out []history.Session
 	for _, root := range roots {
 		err := walkRollouts(root, func(path string) bool {
-			if seen[path] {
+			if seen[path] || !harness.NameMayHold(filepath.Base(path), idPrefix) {
 				return true
 			}
 			seen[path] = true

@@ -16,7 +16,7 @@ func Plugin() *harness.Builtin {
 		Version:   version.Version,
 		ResetTool: ResetTool,
 		Roots:     DefaultRoots,
-		Sessions:  ListSessions,
+		Sessions:  FindSessions,
 		Decoder:   func([]string) history.Decoder { return Decoder{} },
 		Resolve:   Thresholds,
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/notesoup/notesoup/harness"
 	"io"
 	"io/fs"
 	"os"
@@ -12,6 +11,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/notesoup/notesoup/harness"
 
 	"github.com/notesoup/notesoup/shared/history"
 )
@@ -33,7 +34,11 @@ const (
 // roots is nil) and describes each from its header, its first user prompt
 // and its last entry, newest first. Roots that do not exist are skipped, and
 // so are .jsonl files without a valid Pi header (pi itself ignores them).
-func ListSessions(roots []string) ([]history.Session, error) {
+func ListSessions(roots []string) ([]history.Session, error) { return FindSessions(roots, "") }
+
+// FindSessions is ListSessions describing only the files whose names may
+// hold an id starting with idPrefix (harness.NameMayHold).
+func FindSessions(roots []string, idPrefix string) ([]history.Session, error) {
 	if roots == nil {
 		var err error
 		if roots, err = DefaultRoots(); err != nil {
@@ -61,7 +66,7 @@ func ListSessions(roots []string) ([]history.Session, error) {
 				}
 				return nil
 			}
-			if !d.Type().IsRegular() || !strings.HasSuffix(path, ".jsonl") || seen[path] {
+			if !d.Type().IsRegular() || !strings.HasSuffix(path, ".jsonl") || seen[path] || !harness.NameMayHold(d.Name(), idPrefix) {
 				return nil
 			}
 			seen[path] = true

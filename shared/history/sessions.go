@@ -21,6 +21,15 @@ type Catalog interface {
 	Sessions(harness string) ([]Session, error)
 }
 
+// PrefixCatalog is a Catalog that can list only the sessions whose id
+// starts with a prefix, reading fewer files to do it (each harness names a
+// session's file for its id). It may return more; ListSessions filters
+// again.
+type PrefixCatalog interface {
+	Catalog
+	SessionsWithPrefix(harness, idPrefix string) ([]Session, error)
+}
+
 // CatalogFunc adapts a function to Catalog.
 type CatalogFunc func(harness string) ([]Session, error)
 
@@ -36,6 +45,9 @@ type SessionQuery struct {
 	// Query keeps sessions whose id, title or cwd contains this literal,
 	// case-insensitively.
 	Query string
+	// IDPrefix keeps sessions whose id starts with this; a PrefixCatalog
+	// then reads only the files named for such ids.
+	IDPrefix string
 	// Limit bounds the result; 0 means no bound.
 	Limit int
 }
@@ -56,8 +68,16 @@ func ListSessions(cat Catalog, q SessionQuery) ([]Session, error) {
 	}
 	var all []Session
 	var errs []error
+	pc, narrow := cat.(PrefixCatalog)
+	narrow = narrow && q.IDPrefix != ""
 	for _, h := range harnesses {
-		ss, err := cat.Sessions(h)
+		var ss []Session
+		var err error
+		if narrow {
+			ss, err = pc.SessionsWithPrefix(h, q.IDPrefix)
+		} else {
+			ss, err = cat.Sessions(h)
+		}
 		if err != nil {
 			// One harness failing must not hide the others' sessions; the
 			// error is still returned beside them.
@@ -67,6 +87,9 @@ func ListSessions(cat Catalog, q SessionQuery) ([]Session, error) {
 		for _, s := range ss {
 			if s.Harness == "" {
 				s.Harness = h
+			}
+			if !strings.HasPrefix(s.ID, q.IDPrefix) {
+				continue
 			}
 			if q.Cwd != "" && !underDir(s.Cwd, q.Cwd) {
 				continue
@@ -184,7 +207,18 @@ func Resolve(cat Catalog, selector string, current *Session) (Session, error) {
 			return Session{}, fmt.Errorf("session selector %q: missing id after %q (or use %s:latest)", selector, clipInput(harness)+":", clipInput(harness))
 		}
 	}
-	all, err := ListSessions(cat, SessionQuery{Harness: harness})
+	var all []Session
+	var err error
+	if id != SelectorLatest {
+		// Only sessions whose id starts with id can match: a PrefixCatalog
+		// finds them without describing every session. A file not named
+		// for its id escapes that narrow look, so finding nothing there
+		// falls back to the whole listing.
+		all, err = ListSessions(cat, SessionQuery{Harness: harness, IDPrefix: id})
+	}
+	if len(all) == 0 {
+		all, err = ListSessions(cat, SessionQuery{Harness: harness})
+	}
 	if err != nil && len(all) == 0 {
 		return Session{}, err
 	}

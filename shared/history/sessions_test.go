@@ -137,3 +137,75 @@ func TestListSessionsKeepsOtherHarnessesOnError(t *testing.T) {
 		t.Errorf("got %d sessions, want the 4 of claude and codex", len(ss))
 	}
 }
+
+// prefixCatalog is a PrefixCatalog over fixed sessions whose narrow listing
+// goes by a stand-in for the file name (named), counting both kinds of call.
+type prefixCatalog struct {
+	all          []Session
+	named        map[string]string // session id -> the id its file name carries
+	full, narrow int
+}
+
+func (c *prefixCatalog) Sessions(h string) ([]Session, error) {
+	c.full++
+	return c.SessionsWithPrefix(h, "")
+}
+
+func (c *prefixCatalog) SessionsWithPrefix(h, prefix string) ([]Session, error) {
+	if prefix != "" {
+		c.narrow++
+	}
+	var out []Session
+	for _, s := range c.all {
+		name := s.ID
+		if n, ok := c.named[s.ID]; ok {
+			name = n
+		}
+		if s.Harness == h && strings.Contains(name, prefix) {
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+// TestResolveLooksNarrowFirst: a selector naming an id is resolved from the
+// files named for it, and the whole listing is read only when that finds
+// nothing.
+func TestResolveLooksNarrowFirst(t *testing.T) {
+	t0 := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
+	all := []Session{
+		{Harness: HarnessClaude, ID: "aaaa-1", Path: "/c/aaaa-1.jsonl", Updated: t0},
+		{Harness: HarnessClaude, ID: "aaaa-2", Path: "/c/aaaa-2.jsonl", Updated: t0.Add(time.Hour)},
+		{Harness: HarnessPi, ID: "bbbb-1", Path: "/p/x_renamed.jsonl", Updated: t0},
+	}
+	tests := []struct {
+		selector   string
+		wantID     string
+		wantErr    string
+		wantFull   int
+		wantNarrow int
+	}{
+		{selector: "claude:aaaa-1", wantID: "aaaa-1", wantNarrow: 1},
+		{selector: "aaaa-2", wantID: "aaaa-2", wantNarrow: 1},
+		{selector: "claude:aaaa", wantErr: "ambiguous", wantNarrow: 1},
+		{selector: "pi:bbbb-1", wantID: "bbbb-1", wantNarrow: 1, wantFull: 1}, // its file is not named for it
+		{selector: "claude:zzzz", wantErr: "matches no session", wantNarrow: 1, wantFull: 1},
+		{selector: "latest", wantID: "aaaa-2", wantFull: 3},
+	}
+	for _, tc := range tests {
+		t.Run(tc.selector, func(t *testing.T) {
+			cat := &prefixCatalog{all: all, named: map[string]string{"bbbb-1": "renamed"}}
+			got, err := Resolve(cat, tc.selector, nil)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("Resolve(%q) = %v, %v; want an error saying %q", tc.selector, got.ID, err, tc.wantErr)
+				}
+			} else if err != nil || got.ID != tc.wantID {
+				t.Fatalf("Resolve(%q) = %q, %v; want %q", tc.selector, got.ID, err, tc.wantID)
+			}
+			if cat.full != tc.wantFull || cat.narrow < tc.wantNarrow || tc.wantNarrow == 0 && cat.narrow != 0 {
+				t.Errorf("Resolve(%q): %d whole listings and %d narrow ones; want %d and %d", tc.selector, cat.full, cat.narrow, tc.wantFull, tc.wantNarrow)
+			}
+		})
+	}
+}

@@ -36,7 +36,7 @@ func (p plug) Describe(context.Context) (contract.Description, error) {
 		Capabilities: []string{contract.CapSessions, contract.CapDecode}, DefaultRoots: []string{"/nowhere"}}, nil
 }
 
-func (p plug) ListSessions(_ context.Context, _ []string, fn func(history.Session) error) error {
+func (p plug) ListSessions(_ context.Context, _ contract.SessionFilter, fn func(history.Session) error) error {
 	return fn(history.Session{Harness: p.name, ID: p.name + "-1", Path: "/nowhere/" + p.name})
 }
 

@@ -29,7 +29,7 @@ func (p plug) Describe(context.Context) (contract.Description, error) {
 		Capabilities: []string{contract.CapSessions, contract.CapDecode}, DefaultRoots: []string{"/nowhere"}}, nil
 }
 
-func (p plug) ListSessions(ctx context.Context, _ []string, fn func(history.Session) error) error {
+func (p plug) ListSessions(ctx context.Context, _ contract.SessionFilter, fn func(history.Session) error) error {
 	if err := fn(history.Session{Harness: p.name, ID: p.name + "-1", Path: "/nowhere/" + p.name}); err != nil {
 		return err
 	}
