@@ -21,11 +21,11 @@ func WarningText(resetTool string, tokensLeft int64) string {
 		"(1) finish or safely park the step you are on; " +
 		"(2) write down in your notes what the next window must know — the goal, decisions and why, what is done, what is half-done, open questions, and the exact next step with file paths; " +
 		"(3) then reset the window yourself, passing a short last_word for your next self, rather than waiting to be cut off mid-task. " +
-		"Reset tool: " + resetTool + " — " + groupDigits(tokensLeft) + " tokens left before the automatic reset."
+		"Reset tool: " + resetTool + " — " + GroupDigits(tokensLeft) + " tokens left before the automatic reset."
 }
 
-// groupDigits writes 123456 as "123,456" so the countdown reads at a glance.
-func groupDigits(n int64) string {
+// GroupDigits writes 123456 as "123,456" so a token count reads at a glance.
+func GroupDigits(n int64) string {
 	s := strconv.FormatInt(n, 10)
 	var b strings.Builder
 	for i, r := range s {

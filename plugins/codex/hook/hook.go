@@ -281,20 +281,7 @@ func codexWarningText(contextTokens, native int64) string {
 		"(1) finish or safely park the step you are on; " +
 		"(2) write down in your notes (notes_write, notes_edit) what the next window must know — the goal, decisions and why, what is done, what is half-done, open questions, and the exact next step with file paths; " +
 		"(3) then carry on: the next window starts from your notes, which notesoup shows again right after the compaction. " +
-		"About " + groupTokens(left) + " tokens left before Codex compacts."
-}
-
-// groupTokens writes 123456 as "123,456".
-func groupTokens(n int64) string {
-	s := fmt.Sprint(n)
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
+		"About " + reset.GroupDigits(left) + " tokens left before Codex compacts."
 }
 
 // rolloutMeasure is what a Codex rollout says about the current window.
