@@ -991,8 +991,16 @@ func (g *graph) rowEvents(raw []byte, idx int32, p *projection, names map[int64]
 	n := g.nodes.at(idx)
 	line := int(n.firstLine)
 	var fr fullRecord
-	if err := parseFullOf(raw, &fr, trusted); err != nil {
-		return nil, g.refuse(line, "the transcript changed between passes (%v); retry", err)
+	var msg decodedContent
+	hasMsg, oneP := false, false
+	if trusted {
+		hasMsg, oneP = parseRowTrusted(raw, &fr, &msg)
+	}
+	if !oneP {
+		fr = fullRecord{}
+		if err := parseFullOf(raw, &fr, trusted); err != nil {
+			return nil, g.refuse(line, "the transcript changed between passes (%v); retry", err)
+		}
 	}
 	if want := g.uuidOf(idx); fr.UUID != want {
 		return nil, g.refuse(line, "the transcript changed between passes (expected row %s, found %q); retry", want, fr.UUID)
@@ -1011,7 +1019,13 @@ func (g *graph) rowEvents(raw []byte, idx int32, p *projection, names map[int64]
 		if fr.IsCompactSummary {
 			env.Kind, env.Role = history.KindNotice, history.RoleSystem
 		}
-		env.Text, blocks, err = contentText(fr.MessageContent)
+		if oneP {
+			if hasMsg {
+				env.Text, blocks, err = msg.text, msg.blocks, msg.err
+			}
+		} else {
+			env.Text, blocks, err = contentText(fr.MessageContent)
+		}
 	case typeSystem:
 		env.Kind, env.Role = history.KindNotice, history.RoleSystem
 		env.Text, _, err = contentText(fr.Content)
@@ -1036,7 +1050,13 @@ func (g *graph) rowEvents(raw []byte, idx int32, p *projection, names map[int64]
 				ToolName: b.Name, ToolID: b.ID, ToolInput: compactJSON(b.Input), PairSeq: p.pairs[seq], Time: t, Line: line})
 		case "tool_result":
 			seq++
-			text, _, err := contentText(b.Content)
+			var text string
+			var err error
+			if b.decoded != nil { // decoded in the row's one pass
+				text, err = b.decoded.text, b.decoded.err
+			} else {
+				text, _, err = contentText(b.Content)
+			}
 			if err != nil {
 				return nil, g.refuse(line, "invalid tool_result content: %v", err)
 			}

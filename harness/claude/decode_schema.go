@@ -378,6 +378,9 @@ type fullBlock struct {
 	ToolUseID string
 	Content   []byte
 	IsError   bool
+	// decoded is Content already decoded, by the row's one pass
+	// (parseRowTrusted); nil when it is still to be read.
+	decoded *decodedContent
 }
 
 // fullRecord is one selected row as the second pass reads it. Raw members
