@@ -947,8 +947,9 @@ func (Decoder) Decode(sess history.Session, opts history.DecodeOptions, emit his
 	return sum, g.emitText(lf, p, order, emit)
 }
 
-// emitText is the second pass: it re-reads the bytes the first pass read
-// and emits the selected rows' events in seq order.
+// emitText is the second pass: it reads the bytes the first pass read again
+// (from memory, for a transcript read whole) and emits the selected rows'
+// events in seq order.
 func (g *graph) emitText(f *jsonl.File, p *projection, order []int32, emit history.EmitFunc) error {
 	if len(order) == 0 {
 		return nil

@@ -51,11 +51,13 @@ type source struct {
 }
 
 // Decode reads the rollout at sess.Path, and the inherited prefix of every
-// ancestor a paginated fork names, in two streaming passes: the first
-// validates, allocates addresses and pairs calls with outputs; the second
-// re-reads the same committed bytes and emits. Memory grows with the number
-// of pending tool calls, not with the file. DecodeOptions.Head is not used:
-// a rollout is linear.
+// ancestor a paginated fork names, in two passes: the first validates,
+// allocates addresses and pairs calls with outputs; the second reads the
+// same committed bytes again and emits. A rollout of up to jsonl.WholeBytes
+// is read once, into a pooled buffer both passes share; a larger one is
+// streamed twice. Memory grows with the number of pending tool calls and
+// that bound, not with the file. DecodeOptions.Head is not used: a rollout
+// is linear.
 func (d Decoder) Decode(sess history.Session, opts history.DecodeOptions, emit history.EmitFunc) (history.Summary, error) {
 	roots := d.Roots
 	if roots == nil {

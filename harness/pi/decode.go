@@ -29,11 +29,13 @@ type Decoder struct{}
 
 var _ history.Decoder = Decoder{}
 
-// Decode reads the session file at sess.Path in two streaming passes and
-// emits the events of the active branch in seq order. The first pass indexes
-// the tree (ids, links, addresses, tool pairing) without keeping any text; the
-// second re-reads the same committed bytes and emits the selected entries, so
-// memory grows with the number of entries, not with the size of the file.
+// Decode reads the session file at sess.Path in two passes and emits the
+// events of the active branch in seq order. The first pass indexes the tree
+// (ids, links, addresses, tool pairing) without keeping any text; the second
+// reads the same committed bytes again and emits the selected entries. A
+// file of up to jsonl.WholeBytes is read once, into a pooled buffer both
+// passes share; a larger one is streamed twice. Memory grows with the number
+// of entries and that bound, not with the size of the file.
 func (Decoder) Decode(sess history.Session, opts history.DecodeOptions, emit history.EmitFunc) (history.Summary, error) {
 	f, err := os.Open(sess.Path)
 	if err != nil {
@@ -466,8 +468,9 @@ func (ix *index) summary(head int32) history.Summary {
 	return sum
 }
 
-// emit is the second pass: re-read the committed bytes and emit the entries
-// on the active path in file (= seq) order.
+// emit is the second pass: read the committed bytes again (from memory, for
+// a file read whole) and emit the entries on the active path in file (=
+// seq) order.
 func (ix *index) emit(f *jsonl.File, emit history.EmitFunc) error {
 	lr := f.Lines(ix.committed)
 	stable := f.Stable()
