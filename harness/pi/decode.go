@@ -65,9 +65,9 @@ type node struct {
 	// rewrites; of a file read whole, the line's offset instead (a repeat
 	// is compared with the line itself, which is cheaper than hashing
 	// every line).
-	hash uint64
-	seq    int64  // first address, 0 when the entry allocates none
-	nseq   int32  // addresses allocated: message + one per tool call
+	hash   uint64
+	seq    int64 // first address, 0 when the entry allocates none
+	nseq   int32 // addresses allocated: message + one per tool call
 	kind   entryKind
 	ord    int32 // window ordinal; -1 while unresolved or unknown
 	seg    int32 // index into index.missing for unknown segments, -1 if known
