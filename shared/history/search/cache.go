@@ -44,12 +44,12 @@ type fileAnswer struct {
 	// Deps are the files whose rows this session inherits (a Codex fork's
 	// parents), with their keys: the answer holds only while they are
 	// unchanged too.
-	Deps map[string]FileKey
-	// Session is the session as listed; the cache keeps it only for
-	// answers with matches (the only ones shown).
-	Session history.Session
-	Count   int
-	Entries []history.Entry
+	Deps  map[string]FileKey
+	Count int
+	// Hits are the session and its newest matching entries, for answers
+	// with matches (the only ones shown); nil for the others, most of a
+	// cache, which then costs a key and little else to load.
+	Hits *hits
 	// Err is a decode refusal, cached like an answer: the same bytes are
 	// refused the same way.
 	Err string
@@ -98,14 +98,17 @@ func tailHashAt(f rawFile, size int64, buf []byte) (uint64, error) {
 }
 
 // statKey computes a file's key from its stat and a read of its tail.
-func statKey(path string) (FileKey, error) {
+func statKey(path string) (FileKey, error) { return keyWith(path, make([]byte, tailBytes)) }
+
+// keyWith is statKey reading the tail into buf (at least tailBytes).
+func keyWith(path string, buf []byte) (FileKey, error) {
 	f, st, err := openFile(path)
 	if err != nil {
 		return FileKey{}, err
 	}
 	defer f.Close()
 	k := FileKey{Size: st.size, MTime: st.mtime.UnixNano()}
-	k.Tail, err = tailHashAt(f, k.Size, make([]byte, tailBytes))
+	k.Tail, err = tailHashAt(f, k.Size, buf)
 	return k, err
 }
 
@@ -146,7 +149,8 @@ const (
 	flagDeps
 )
 
-// hits is the part of an answer kept as JSON: few answers have it.
+// hits is what an answer with matches shows, kept as JSON in the cache
+// file: few answers have it.
 type hits struct {
 	Session history.Session `json:"session"`
 	Entries []history.Entry `json:"entries"`
@@ -220,7 +224,7 @@ func decodeCache(data []byte, query string, limit int) (*cacheFile, error) {
 			if err := json.Unmarshal([]byte(r.str()), &h); err != nil {
 				return nil, errCacheFormat
 			}
-			a.Session, a.Entries = h.Session, h.Entries
+			a.Hits = &h
 		}
 		if r.err != nil {
 			return nil, errCacheFormat
@@ -268,7 +272,11 @@ func (c *cacheFile) encode() ([]byte, error) {
 		}
 		if a.Count > 0 {
 			b = binary.AppendUvarint(b, uint64(a.Count))
-			j, err := json.Marshal(hits{Session: a.Session, Entries: a.Entries})
+			var h hits
+			if a.Hits != nil {
+				h = *a.Hits
+			}
+			j, err := json.Marshal(h)
 			if err != nil {
 				return nil, fmt.Errorf("search cache: encode %s: %w", path, err)
 			}

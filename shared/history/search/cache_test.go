@@ -20,10 +20,12 @@ func sampleCache() *cacheFile {
 		"/a/err.jsonl":  {Key: FileKey{Size: 7, MTime: 8, Tail: 9}, Err: "/a/err.jsonl: refused: not a transcript"},
 		"/a/fork.jsonl": {Key: FileKey{Size: 1, MTime: 2, Tail: 3}, Deps: map[string]FileKey{"/a/parent.jsonl": {Size: 4, MTime: 5, Tail: 6}}},
 		"/a/hits.jsonl": {
-			Key:     FileKey{Size: 1 << 40, MTime: at.UnixNano(), Tail: 42},
-			Session: history.Session{Harness: "pi", ID: "x", Path: "/a/hits.jsonl", Title: "t", Updated: at, Size: 1 << 40},
-			Count:   12,
-			Entries: []history.Entry{{Seq: 3, Window: "3", Role: "user", Kind: "message", Time: at, Snippet: "say corpus-needle-1 – ünïcode"}},
+			Key:   FileKey{Size: 1 << 40, MTime: at.UnixNano(), Tail: 42},
+			Count: 12,
+			Hits: &hits{
+				Session: history.Session{Harness: "pi", ID: "x", Path: "/a/hits.jsonl", Title: "t", Updated: at, Size: 1 << 40},
+				Entries: []history.Entry{{Seq: 3, Window: "3", Role: "user", Kind: "message", Time: at, Snippet: "say corpus-needle-1 – ünïcode"}},
+			},
 		},
 	}}
 }
@@ -114,7 +116,7 @@ func TestScanHashesTheTail(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			w := &worker{buf: make([]byte, 0, chunk)}
+			w := &worker{buf: make([]byte, chunk)}
 			_, _, tail, ok, err := w.scan(f, st.size, newScanner(p), true, nil)
 			want, werr := tailHashAt(f, st.size, make([]byte, tailBytes))
 			f.Close()

@@ -80,7 +80,7 @@ func TestScanAcrossChunks(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				w := &worker{buf: make([]byte, 0, chunk)}
+				w := &worker{buf: make([]byte, chunk)}
 				sc := newScanner(p)
 				done, _, _, _, err := w.scan(f, int64(len(text)), sc, false, nil)
 				f.Close()
@@ -146,7 +146,7 @@ func TestLazyScanSettles(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					w := &worker{buf: make([]byte, 0, chunk)}
+					w := &worker{buf: make([]byte, chunk)}
 					sc := newScanner(p)
 					done, _, _, _, err := w.scan(f, int64(len(text)), sc, false, nil)
 					f.Close()

@@ -3,6 +3,8 @@ package search
 import (
 	"path/filepath"
 	"syscall"
+
+	"github.com/notesoup/notesoup/shared/history"
 )
 
 // prover keeps a worker's io_uring and its buffers (see uring_linux.go).
@@ -21,10 +23,10 @@ type prover struct {
 // unchanged; the others (nil) are for answer, which decides everything
 // the ring did not. Files without a cached answer are not touched: a
 // cold search gains nothing from proving.
-func (w *worker) proveBatch(jobs []job) []*fileAnswer {
+func (w *worker) proveBatch(sessions []history.Session) []*fileAnswer {
 	p := &w.prov
-	p.answers = append(p.answers[:0], make([]*fileAnswer, len(jobs))...)
-	if len(jobs) > ringBatch || len(w.s.cache.Files) == 0 {
+	p.answers = append(p.answers[:0], make([]*fileAnswer, len(sessions))...)
+	if len(sessions) > ringBatch || len(w.s.cache.Files) == 0 {
 		return p.answers
 	}
 	if !p.tried {
@@ -46,11 +48,11 @@ func (w *worker) proveBatch(jobs []job) []*fileAnswer {
 	p.paths, p.dirfds = p.paths[:0], p.dirfds[:0]
 	defer p.closeDirs()
 	var idx [ringBatch]int
-	cached := make([]*fileAnswer, 0, len(jobs))
-	for i, j := range jobs {
-		if a := w.s.cache.Files[j.sess.Path]; a != nil {
+	cached := make([]*fileAnswer, 0, len(sessions))
+	for i, sess := range sessions {
+		if a := w.s.cache.Files[sess.Path]; a != nil {
 			idx[len(p.paths)] = i
-			dirfd, name := p.relative(j.sess.Path)
+			dirfd, name := p.relative(sess.Path)
 			p.paths = append(p.paths, name)
 			p.dirfds = append(p.dirfds, dirfd)
 			cached = append(cached, a)
@@ -62,7 +64,7 @@ func (w *worker) proveBatch(jobs []job) []*fileAnswer {
 	ks := p.ks[:len(p.paths)]
 	p.ring.ringKeys(p.dirfds, p.paths, ks, p.tails, func(i int) (FileKey, bool) { return cached[i].Key, true })
 	for i := range ks {
-		if ks[i].ok && cached[i].fresh(ks[i].key, statKey) {
+		if ks[i].ok && cached[i].fresh(ks[i].key, w.depKey) {
 			p.answers[idx[i]] = cached[i]
 		}
 	}

@@ -121,7 +121,7 @@ func Search(query string, opts Options) (Result, error) {
 	// is listed by its own goroutine, which hands its files to the
 	// workers in batches as soon as it has them.
 	n := len(opts.Sources)
-	s := &searcher{query: query, plan: newPlan(query), per: per, lists: make([][]job, n), listed: make(chan struct{})}
+	s := &searcher{query: query, plan: newPlan(query), per: per, lists: make([][]history.Session, n), listed: make(chan struct{})}
 	answers := make([][]*fileAnswer, n)
 	listErrs := make([]error, n)
 	batches := make(chan batch, 64)
@@ -137,16 +137,14 @@ func Search(query string, opts Options) (Result, error) {
 			src := &opts.Sources[i]
 			ss, err := src.Files()
 			listErrs[i] = err
-			jobs := make([]job, len(ss))
-			for k, sess := range ss {
-				sess.Harness = src.Harness
-				jobs[k] = job{src: src, sess: sess}
+			for k := range ss {
+				ss[k].Harness = src.Harness
 			}
-			s.lists[i] = jobs
-			answers[i] = make([]*fileAnswer, len(jobs))
+			s.lists[i] = ss
+			answers[i] = make([]*fileAnswer, len(ss))
 			listed.Done()
-			for lo := 0; lo < len(jobs); lo += batchFiles {
-				batches <- batch{src: i, lo: lo, hi: min(len(jobs), lo+batchFiles)}
+			for lo := 0; lo < len(ss); lo += batchFiles {
+				batches <- batch{src: i, lo: lo, hi: min(len(ss), lo+batchFiles)}
 			}
 		}()
 	}
@@ -169,7 +167,7 @@ func Search(query string, opts Options) (Result, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ws := &worker{s: s, buf: make([]byte, 0, chunkBytes)}
+			ws := &worker{s: s} // the read buffer comes with the first scan
 			defer ws.dir.close()
 			defer ws.closeRing()
 			var local Stats
@@ -182,7 +180,7 @@ func Search(query string, opts Options) (Result, error) {
 						local.Cached++
 						continue
 					}
-					a, how, scanned := ws.answer(s.lists[b.src][k])
+					a, how, scanned := ws.answer(job{src: &opts.Sources[b.src], sess: s.lists[b.src][k]})
 					answers[b.src][k] = a
 					local.ScannedByte += scanned
 					switch how {
@@ -226,8 +224,8 @@ func Search(query string, opts Options) (Result, error) {
 				res.Errors = append(res.Errors, a.Err)
 				continue
 			}
-			if a.Count > 0 {
-				res.Sessions = append(res.Sessions, SessionHits{Session: a.Session, Count: a.Count, Entries: a.Entries})
+			if a.Count > 0 && a.Hits != nil {
+				res.Sessions = append(res.Sessions, SessionHits{Session: a.Hits.Session, Count: a.Count, Entries: a.Hits.Entries})
 			}
 		}
 	}
@@ -247,7 +245,7 @@ func Search(query string, opts Options) (Result, error) {
 		for i := range answers {
 			for k, a := range answers[i] {
 				if a != nil {
-					fresh[s.lists[i][k].sess.Path] = a
+					fresh[s.lists[i][k].Path] = a
 				}
 			}
 		}
@@ -283,7 +281,7 @@ type searcher struct {
 	per   int
 	cache *cacheFile // read-only while workers run
 	// lists[i] are source i's files, set before any of them is handed out.
-	lists [][]job
+	lists [][]history.Session
 	// listed is closed when every source is listed.
 	listed chan struct{}
 	// byID maps "harness:id" to a path, for fork parents; built on first
@@ -298,9 +296,9 @@ func (s *searcher) pathOf(harness, id string) (string, bool) {
 	s.byIDOnce.Do(func() {
 		<-s.listed
 		s.byID = map[string]string{}
-		for _, jobs := range s.lists {
-			for _, j := range jobs {
-				s.byID[j.sess.Harness+":"+j.sess.ID] = j.sess.Path
+		for _, ss := range s.lists {
+			for _, sess := range ss {
+				s.byID[sess.Harness+":"+sess.ID] = sess.Path
 			}
 		}
 	})
@@ -328,7 +326,7 @@ type worker struct {
 func (w *worker) answer(j job) (*fileAnswer, int, int64) {
 	path := j.sess.Path
 	fail := func(err error) (*fileAnswer, int, int64) {
-		return &fileAnswer{Session: j.sess, Err: fmt.Sprintf("%s: %v", path, err)}, fromError, 0
+		return &fileAnswer{Err: fmt.Sprintf("%s: %v", path, err)}, fromError, 0
 	}
 	if cap(w.tail) < tailBytes {
 		w.tail = make([]byte, tailBytes)
@@ -348,7 +346,7 @@ func (w *worker) answer(j job) (*fileAnswer, int, int64) {
 			return fail(err)
 		}
 		tailKnown = true
-		if a.fresh(key, statKey) {
+		if a.fresh(key, w.depKey) {
 			return a, fromCache, 0
 		}
 	}
@@ -357,7 +355,7 @@ func (w *worker) answer(j job) (*fileAnswer, int, int64) {
 	if sess.Updated.IsZero() {
 		sess.Updated = st.mtime
 	}
-	a := &fileAnswer{Key: key, Session: sess}
+	a := &fileAnswer{Key: key}
 	var sc *scanner
 	if w.s.plan.ok {
 		sc = newScanner(w.s.plan)
@@ -389,7 +387,7 @@ func (w *worker) answer(j job) (*fileAnswer, int, int64) {
 			// A paginated fork shows its parents' rows too: the answer
 			// depends on their bytes, and so does the raw scan.
 			a.Deps = map[string]FileKey{}
-			parents := w.s.forkParents(threads, w.buf[:cap(w.buf)])
+			parents := w.s.forkParents(threads, w.readBuf())
 			for _, p := range parents {
 				k, n, pdone, err := w.scanParent(p, sc, done)
 				if errors.Is(err, fs.ErrNotExist) {
@@ -458,7 +456,7 @@ func (w *worker) scan(f rawFile, size int64, sc *scanner, wantTail bool, first *
 		keep = sc.overlap()
 		sc.startFile()
 	}
-	buf := w.buf[:cap(w.buf)]
+	buf := w.readBuf()
 	var pos int64 // file offset of buf[0]
 	kept := 0     // bytes repeated from the previous chunk
 	for head := true; ; head = false {
@@ -512,6 +510,24 @@ const firstLineMax = 256 << 10
 
 // The first chunk must hold the first line the fork check reads.
 var _ [chunkBytes - firstLineMax]struct{}
+
+// depKey keys a file an answer depends on (a fork's parent), reusing the
+// worker's tail buffer.
+func (w *worker) depKey(path string) (FileKey, error) {
+	if cap(w.tail) < tailBytes {
+		w.tail = make([]byte, tailBytes)
+	}
+	return keyWith(path, w.tail[:tailBytes])
+}
+
+// readBuf is the worker's read buffer, made on first use: a warm search
+// reads no more than tails.
+func (w *worker) readBuf() []byte {
+	if w.buf == nil {
+		w.buf = make([]byte, chunkBytes)
+	}
+	return w.buf
+}
 
 // appendFirstLine appends the first line of b (at most firstLineMax bytes)
 // to dst.
@@ -605,7 +621,7 @@ func (w *worker) decode(src *Source, sess history.Session, a *fileAnswer) {
 	for ev, err := range proj.Events {
 		if err != nil {
 			a.Err = err.Error()
-			a.Count, a.Entries = 0, nil
+			a.Count, a.Hits = 0, nil
 			return
 		}
 		if !Matches(ev, q.Query) {
@@ -628,7 +644,7 @@ func (w *worker) decode(src *Source, sess history.Session, a *fileAnswer) {
 		a.Err = fmt.Sprintf("%s: %v", sess.Path, err)
 		return
 	}
-	a.Entries = page.Entries
+	a.Hits = &hits{Session: sess, Entries: page.Entries}
 }
 
 // Matches reports whether history_list's query would list ev: a listable

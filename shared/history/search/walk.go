@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/notesoup/notesoup/shared/history"
@@ -68,6 +69,7 @@ func ClaudeFiles(roots []string) ([]history.Session, error) {
 				continue
 			}
 			prefix := dirPrefix(dir)
+			out = slices.Grow(out, len(files))
 			for _, f := range files {
 				if f.kind == kindFile && strings.HasSuffix(f.name, ".jsonl") {
 					out = append(out, history.Session{Harness: history.HarnessClaude, ID: strings.TrimSuffix(f.name, ".jsonl"), Path: prefix + f.name})
@@ -119,6 +121,7 @@ func walkFiles(roots []string, maxDepth int, harness string, want func(string) b
 			return err
 		}
 		prefix := dirPrefix(dir)
+		out = slices.Grow(out, len(ents))
 		for _, e := range ents {
 			switch {
 			case e.kind == kindDir && (maxDepth < 0 || depth+1 < maxDepth):
