@@ -498,7 +498,10 @@ func (ix *index) emit(f *jsonl.File, emit history.EmitFunc) error {
 		if !stable && maphash.Bytes(ix.seed, line) != n.hash {
 			return ix.changed(lr.Line) // a streamed file rewritten meanwhile
 		}
-		e, err := parseEntryOf(line, ix.version, true, stable)
+		// The line is the one the index pass validated: the same bytes
+		// in memory, or a streamed line with the digest it had then. Its
+		// strings need not be checked again.
+		e, err := parseEntryOf(line, ix.version, true, true)
 		if err != nil {
 			return ix.changed(lr.Line)
 		}
