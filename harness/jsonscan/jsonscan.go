@@ -44,6 +44,7 @@ type Scanner struct {
 	depth   int
 }
 
+// WS skips JSON whitespace.
 func (s *Scanner) WS() {
 	for s.I < len(s.B) {
 		switch s.B[s.I] {
@@ -218,8 +219,9 @@ func unescape(raw []byte, high bool) string {
 	if !fix {
 		return unescapeValid(raw)
 	}
-	// A Builder's buffer is not zeroed before it is written, and String
-	// hands it over without a copy.
+	// Invalid UTF-8 (rare): each plain run is copied rune by rune, its
+	// invalid bytes replaced. A Builder's buffer is not zeroed before it
+	// is written, and String hands it over without a copy.
 	var b strings.Builder
 	b.Grow(len(raw))
 	for r := 0; r < len(raw); {
@@ -227,11 +229,7 @@ func unescape(raw []byte, high bool) string {
 		if k < 0 {
 			k = len(raw) - r
 		}
-		if run := raw[r : r+k]; !fix {
-			b.Write(run)
-		} else {
-			writeValid(&b, run)
-		}
+		writeValid(&b, raw[r:r+k])
 		r += k
 		if r >= len(raw) {
 			break
@@ -453,6 +451,7 @@ func (s *Scanner) Number() bool {
 	return true
 }
 
+// Lit consumes word (a literal: true, false, null) if it is next.
 func (s *Scanner) Lit(word string) bool {
 	if !bytes.HasPrefix(s.B[s.I:], []byte(word)) {
 		return false
@@ -643,6 +642,7 @@ func (s *Scanner) ReqText(dst *string) bool {
 // not worth mirroring.
 type Seen uint32
 
+// First marks field bit as seen and reports whether it was not before.
 func (m *Seen) First(bit uint) bool {
 	if *m&(1<<bit) != 0 {
 		return false
