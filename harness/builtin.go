@@ -29,11 +29,16 @@ type Builtin struct {
 	ResetTool string
 	// Roots returns the harness's default session roots on this machine.
 	Roots func() ([]string, error)
-	// Sessions lists the sessions under roots. When idPrefix is set it
-	// may describe only the files whose names carry a matching id (each
-	// harness names a session's file for its id), so finding one session
-	// reads one file, not all of them.
-	Sessions func(roots []string, idPrefix string) ([]history.Session, error)
+	// Files lists the session files under roots without reading them. When
+	// idPrefix is set it may keep only the files whose names carry a
+	// matching id (each harness names a session's file for its id), so
+	// finding one session reads one file, not all of them.
+	Files func(roots []string, idPrefix string) ([]string, error)
+	// DescribeFile describes one session file from its head and tail.
+	DescribeFile Describer
+	// Cache, when set, keeps descriptions of unchanged files across
+	// listings (see DescriptionCache).
+	Cache *DescriptionCache
 	// Decoder returns a decoder that may resolve related files under roots.
 	Decoder func(roots []string) history.Decoder
 	// Resolve resolves the native auto-compaction point.
@@ -79,7 +84,17 @@ func (b *Builtin) ListSessions(ctx context.Context, f contract.SessionFilter, fn
 	if err != nil {
 		return err
 	}
-	sessions, err := b.Sessions(roots, f.IDPrefix)
+	files, err := b.Files(roots, f.IDPrefix)
+	if err != nil {
+		return err
+	}
+	sessions, err := Describe(files, b.DescribeFile, b.Cache)
+	if f.IDPrefix == "" {
+		b.Cache.Forget(roots, files)
+	}
+	// The cache only saves the next listing work: one that cannot be
+	// written (a read-only home) costs that, and must not fail this answer.
+	_ = b.Cache.Save()
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 	"sync"
 
@@ -40,13 +42,19 @@ func Names() []string {
 	return names
 }
 
-// New returns the named built-in harness, or false when there is none.
+// New returns the named built-in harness, or false when there is none. Its
+// session descriptions are cached under $XDG_CACHE_HOME/notesoup/sessions
+// (see harness.DescriptionCache), beside the search cache.
 func New(name string) (*harness.Builtin, bool) {
 	c, ok := constructors[name]
 	if !ok {
 		return nil, false
 	}
-	return c(), true
+	b := c()
+	if dir, err := os.UserCacheDir(); err == nil {
+		b.Cache = harness.NewDescriptionCache(filepath.Join(dir, "notesoup", "sessions", name+".json"))
+	}
+	return b, true
 }
 
 // ErrUnknownHarness is returned by Local for a name that is not built in.

@@ -24,19 +24,10 @@ func Plugin() *harness.Builtin {
 			}
 			return []string{r}, nil
 		},
-		Sessions: func(roots []string, idPrefix string) ([]history.Session, error) {
-			var all []history.Session
-			for _, r := range roots {
-				s, err := FindSessions(r, idPrefix)
-				if err != nil {
-					return nil, err
-				}
-				all = append(all, s...)
-			}
-			return all, nil
-		},
-		Decoder: func([]string) history.Decoder { return Decoder{} },
-		Notice:  IncompleteHistoryNotice,
-		Resolve: Thresholds,
+		Files:        SessionFiles,
+		DescribeFile: Describe,
+		Decoder:      func([]string) history.Decoder { return Decoder{} },
+		Notice:       IncompleteHistoryNotice,
+		Resolve:      Thresholds,
 	}
 }

@@ -34,40 +34,56 @@ func ListSessions(root string) ([]history.Session, error) { return FindSessions(
 // FindSessions is ListSessions describing only the files whose names may
 // hold an id starting with idPrefix (harness.NameMayHold).
 func FindSessions(root, idPrefix string) ([]history.Session, error) {
-	projects, err := os.ReadDir(root)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("claude sessions root %s: %w", root, err)
-	}
-	var out []history.Session
+	files, err := SessionFiles([]string{root}, idPrefix)
+	sessions, derr := harness.Describe(files, Describe, nil)
+	return sessions, errors.Join(err, derr)
+}
+
+// SessionFiles lists the main transcripts under roots whose names may hold
+// an id starting with idPrefix, without reading them.
+func SessionFiles(roots []string, idPrefix string) ([]string, error) {
+	var out []string
 	var errs []error
-	for _, p := range projects {
-		if !p.IsDir() {
+	for _, root := range roots {
+		projects, err := os.ReadDir(root)
+		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
-		dir := filepath.Join(root, p.Name())
-		files, err := os.ReadDir(dir)
 		if err != nil {
-			errs = append(errs, err)
+			errs = append(errs, fmt.Errorf("claude sessions root %s: %w", root, err))
 			continue
 		}
-		for _, f := range files {
-			// Only regular files: a symlink could lead anywhere on the
-			// machine, and only transcripts under the roots are readable.
-			if !f.Type().IsRegular() || !strings.HasSuffix(f.Name(), ".jsonl") || !harness.NameMayHold(f.Name(), idPrefix) {
+		for _, p := range projects {
+			if !p.IsDir() {
 				continue
 			}
-			s, err := SessionInfo(filepath.Join(dir, f.Name()))
+			dir := filepath.Join(root, p.Name())
+			files, err := os.ReadDir(dir)
 			if err != nil {
 				errs = append(errs, err)
 				continue
 			}
-			out = append(out, s)
+			for _, f := range files {
+				// Only regular files: a symlink could lead anywhere on the
+				// machine, and only transcripts under the roots are readable.
+				if f.Type().IsRegular() && strings.HasSuffix(f.Name(), ".jsonl") && harness.NameMayHold(f.Name(), idPrefix) {
+					out = append(out, filepath.Join(dir, f.Name()))
+				}
+			}
 		}
 	}
 	return out, errors.Join(errs...)
+}
+
+// Describe describes one transcript (see SessionInfo); every .jsonl file
+// under a project folder is a session, except one deleted since it was
+// listed.
+func Describe(path string) (history.Session, bool, error) {
+	s, err := SessionInfo(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return history.Session{}, false, nil
+	}
+	return s, err == nil, err
 }
 
 type infoRecord struct {

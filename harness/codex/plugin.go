@@ -14,12 +14,13 @@ const ResetTool = ""
 // Plugin returns the built-in Codex harness plugin.
 func Plugin() *harness.Builtin {
 	return &harness.Builtin{
-		Name:      history.HarnessCodex,
-		Version:   version.Version,
-		ResetTool: ResetTool,
-		Roots:     DefaultRoots,
-		Sessions:  FindSessions,
-		Decoder:   func(roots []string) history.Decoder { return Decoder{Roots: roots} },
-		Resolve:   Thresholds,
+		Name:         history.HarnessCodex,
+		Version:      version.Version,
+		ResetTool:    ResetTool,
+		Roots:        DefaultRoots,
+		Files:        SessionFiles,
+		DescribeFile: Describe,
+		Decoder:      func(roots []string) history.Decoder { return Decoder{Roots: roots} },
+		Resolve:      Thresholds,
 	}
 }

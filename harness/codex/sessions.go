@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"time"
 
 	"github.com/notesoup/notesoup/harness"
@@ -39,16 +38,23 @@ func FindSessions(roots []string, idPrefix string) ([]history.Session, error) {
 			return nil, err
 		}
 	}
+	files, err := SessionFiles(roots, idPrefix)
+	if err != nil {
+		return nil, err
+	}
+	return harness.Describe(files, Describe, nil)
+}
+
+// SessionFiles lists the rollouts under roots whose names may hold an id
+// starting with idPrefix, without reading them.
+func SessionFiles(roots []string, idPrefix string) ([]string, error) {
 	seen := map[string]bool{}
-	var out []history.Session
+	var out []string
 	for _, root := range roots {
 		err := walkRollouts(root, func(path string) bool {
-			if seen[path] || !harness.NameMayHold(filepath.Base(path), idPrefix) {
-				return true
-			}
-			seen[path] = true
-			if s, ok := describe(path); ok {
-				out = append(out, s)
+			if !seen[path] && harness.NameMayHold(filepath.Base(path), idPrefix) {
+				seen[path] = true
+				out = append(out, path)
 			}
 			return true
 		})
@@ -56,8 +62,14 @@ func FindSessions(roots []string, idPrefix string) ([]history.Session, error) {
 			return nil, err
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Updated.After(out[j].Updated) })
 	return out, nil
+}
+
+// Describe describes one rollout (harness.Describer); ok is false when its
+// first line is not a session_meta.
+func Describe(path string) (history.Session, bool, error) {
+	s, ok := describe(path)
+	return s, ok, nil
 }
 
 // describe reads one rollout's head and tail; ok is false when it is not a

@@ -12,12 +12,13 @@ const ResetTool = "empty_brain"
 // Plugin returns the built-in Pi harness plugin.
 func Plugin() *harness.Builtin {
 	return &harness.Builtin{
-		Name:      history.HarnessPi,
-		Version:   version.Version,
-		ResetTool: ResetTool,
-		Roots:     DefaultRoots,
-		Sessions:  FindSessions,
-		Decoder:   func([]string) history.Decoder { return Decoder{} },
-		Resolve:   Thresholds,
+		Name:         history.HarnessPi,
+		Version:      version.Version,
+		ResetTool:    ResetTool,
+		Roots:        DefaultRoots,
+		Files:        SessionFiles,
+		DescribeFile: Describe,
+		Decoder:      func([]string) history.Decoder { return Decoder{} },
+		Resolve:      Thresholds,
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -45,8 +44,18 @@ func FindSessions(roots []string, idPrefix string) ([]history.Session, error) {
 			return nil, err
 		}
 	}
+	files, err := SessionFiles(roots, idPrefix)
+	if err != nil {
+		return nil, err
+	}
+	return harness.Describe(files, Describe, nil)
+}
+
+// SessionFiles lists the .jsonl files under roots whose names may hold an
+// id starting with idPrefix, without reading them.
+func SessionFiles(roots []string, idPrefix string) ([]string, error) {
 	seen := map[string]bool{}
-	var out []history.Session
+	var out []string
 	for _, root := range roots {
 		root = filepath.Clean(root)
 		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -70,17 +79,21 @@ func FindSessions(roots []string, idPrefix string) ([]history.Session, error) {
 				return nil
 			}
 			seen[path] = true
-			if s, ok := describe(path); ok {
-				out = append(out, s)
-			}
+			out = append(out, path)
 			return nil
 		})
 		if err != nil {
 			return nil, fmt.Errorf("pi sessions: walk %s: %w", root, err)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Updated.After(out[j].Updated) })
 	return out, nil
+}
+
+// Describe describes one session file (harness.Describer); ok is false when
+// it is not a Pi session file.
+func Describe(path string) (history.Session, bool, error) {
+	s, ok := describe(path)
+	return s, ok, nil
 }
 
 // describe reads one file's head and tail. ok is false when it is not a Pi

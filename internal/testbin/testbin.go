@@ -70,7 +70,7 @@ func SampleEnv(home string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		switch k, _, _ := strings.Cut(kv, "="); k {
-		case "CLAUDE_CONFIG_DIR", "PI_CODING_AGENT_DIR", "CODEX_HOME", "NOTESOUP_HOME", "NOTESOUP_PLUGIN_DIR", "HOME":
+		case "CLAUDE_CONFIG_DIR", "PI_CODING_AGENT_DIR", "CODEX_HOME", "NOTESOUP_HOME", "NOTESOUP_PLUGIN_DIR", "HOME", "XDG_CACHE_HOME":
 			continue
 		}
 		env = append(env, kv)
@@ -78,6 +78,7 @@ func SampleEnv(home string) []string {
 	return append(env,
 		"HOME="+home,
 		"NOTESOUP_HOME="+filepath.Join(home, ".notesoup"),
+		"XDG_CACHE_HOME="+filepath.Join(home, ".cache"),
 		"CLAUDE_CONFIG_DIR="+filepath.Join(samples, "claude"),
 		"PI_CODING_AGENT_DIR="+filepath.Join(samples, "pi"),
 		"CODEX_HOME="+filepath.Join(samples, "codex"),
