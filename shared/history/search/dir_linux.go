@@ -34,7 +34,7 @@ func (d *dirHandle) openFile(path string) (rawFile, fileStat, error) {
 	var fd int
 	var err error
 	for {
-		fd, err = syscall.Openat(d.fd, base, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+		fd, err = syscall.Openat(d.fd, base, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
 		if err != syscall.EINTR {
 			break
 		}

@@ -21,12 +21,14 @@ type fileStat struct {
 	mtime time.Time
 }
 
-// openFile opens path for reading and stats it.
+// openFile opens path for reading and stats it. O_NONBLOCK: a path the
+// walk listed as a regular file may have become a FIFO since, whose open
+// would wait for a writer; a regular file reads the same either way.
 func openFile(path string) (rawFile, fileStat, error) {
 	var fd int
 	var err error
 	for {
-		fd, err = syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+		fd, err = syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
 		if err != syscall.EINTR {
 			break
 		}

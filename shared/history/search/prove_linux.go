@@ -15,7 +15,6 @@ type prover struct {
 	paths   []string
 	dirfds  []int32
 	dirs    []openDir
-	tails   []byte
 	answers []*fileAnswer
 }
 
@@ -37,7 +36,6 @@ func (w *worker) proveBatch(sessions []history.Session) []*fileAnswer {
 			p.ring = nil
 		}
 		p.ks = make([]ringKey, ringBatch)
-		p.tails = make([]byte, ringBatch*tailBytes)
 	}
 	if p.ring == nil || p.ring.broken {
 		return p.answers
@@ -62,7 +60,7 @@ func (w *worker) proveBatch(sessions []history.Session) []*fileAnswer {
 		return p.answers
 	}
 	ks := p.ks[:len(p.paths)]
-	p.ring.ringKeys(p.dirfds, p.paths, ks, p.tails, func(i int) (FileKey, bool) { return cached[i].Key, true })
+	p.ring.ringKeys(p.dirfds, p.paths, ks, func(i int) (FileKey, bool) { return cached[i].Key, true })
 	for i := range ks {
 		if ks[i].ok && cached[i].fresh(ks[i].key, w.depKey) {
 			p.answers[idx[i]] = cached[i]

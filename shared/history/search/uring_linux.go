@@ -107,6 +107,11 @@ type uring struct {
 	cqMask                  uint32
 	entries                 uint32
 	pending                 uint32 // SQEs filled but not submitted
+	// stats and tails are where the kernel writes a batch's statx results
+	// and tails: memory of the ring's own, on the heap, so no pointer the
+	// kernel holds can be to a goroutine stack that moves.
+	stats [ringBatch]statxBuf
+	tails [ringBatch * tailBytes]byte
 	// broken is set when an io_uring_enter failed: completions of that
 	// batch may still arrive, so the ring is not used again (a file it
 	// opened and never reported stays open until the process exits).
@@ -221,11 +226,11 @@ func (r *uring) run(done func(userData uint64, res int32)) error {
 
 // ringKey is one file's key as the ring computes it.
 type ringKey struct {
-	dirfd int32  // what path is relative to (AT_FDCWD: the working directory)
-	path  []byte // NUL-terminated, alive while the ring reads it
+	dirfd int32 // what path is relative to (AT_FDCWD: the working directory)
+	// path is NUL-terminated, on the heap (append makes it), and kept
+	// alive by ks while the ring reads it.
+	path  []byte
 	fd    int32
-	st    statxBuf
-	n     int32 // tail bytes read
 	key   FileKey
 	ok    bool // every step succeeded and key is complete
 	valid bool // size and mtime match the cached answer: tail read
@@ -235,14 +240,18 @@ type ringKey struct {
 const ringBatch = 32
 
 // ringKeys proves a batch of files (at most ringBatch) unchanged against
-// their cached answers with the ring. ks[i].ok says whether file i's key was computed;
-// for the others (and on any error) the caller falls back to system
-// calls. want(i) says what size and mtime file i must have for its tail
+// their cached answers with the ring. ks[i].ok says whether file i's key
+// was computed; for the others (and on any error) the caller falls back
+// to system calls. want(i) says what size and mtime file i must have for its tail
 // to be worth reading.
 //
 // dirfds[i] is the directory paths[i] is relative to (atFDCWD for the
 // working directory); it must stay open until ringKeys returns.
-func (r *uring) ringKeys(dirfds []int32, paths []string, ks []ringKey, tails []byte, want func(i int) (FileKey, bool)) {
+func (r *uring) ringKeys(dirfds []int32, paths []string, ks []ringKey, want func(i int) (FileKey, bool)) {
+	if len(ks) > ringBatch || r.entries < 2*uint32(len(ks)) {
+		return // no key: the system calls answer
+	}
+	tails := r.tails[:]
 	for i := range ks {
 		ks[i] = ringKey{dirfd: dirfds[i], path: append(ks[i].path[:0], paths[i]...), fd: -1}
 		ks[i].path = append(ks[i].path, 0)
@@ -253,7 +262,7 @@ func (r *uring) ringKeys(dirfds []int32, paths []string, ks []ringKey, tails []b
 		sqe.opcode = ioringOpOpenat
 		sqe.fd = ks[i].dirfd
 		sqe.addr = uint64(uintptr(unsafe.Pointer(&ks[i].path[0])))
-		sqe.opFlags = syscall.O_RDONLY | syscall.O_CLOEXEC
+		sqe.opFlags = syscall.O_RDONLY | syscall.O_CLOEXEC | syscall.O_NONBLOCK // see openFile
 		sqe.userData = uint64(i)
 	}
 	if err := r.run(func(u uint64, res int32) {
@@ -274,14 +283,14 @@ func (r *uring) ringKeys(dirfds []int32, paths []string, ks []ringKey, tails []b
 		sqe.opcode = ioringOpStatx
 		sqe.fd = ks[i].fd
 		sqe.addr = uint64(uintptr(unsafe.Pointer(&emptyPath[0])))
-		sqe.off = uint64(uintptr(unsafe.Pointer(&ks[i].st)))
+		sqe.off = uint64(uintptr(unsafe.Pointer(&r.stats[i])))
 		sqe.len = statxSize | statxMtime
 		sqe.opFlags = atEmptyPath
 		sqe.userData = uint64(i)
 	}
 	statOK := make([]bool, len(ks))
 	if err := r.run(func(u uint64, res int32) {
-		st := &ks[u].st
+		st := &r.stats[u]
 		statOK[u] = res == 0 && st.mask&(statxSize|statxMtime) == statxSize|statxMtime
 	}); err != nil {
 		r.broken = true
@@ -296,7 +305,8 @@ func (r *uring) ringKeys(dirfds []int32, paths []string, ks []ringKey, tails []b
 		}
 		k := &ks[i]
 		if statOK[i] {
-			k.key = FileKey{Size: int64(k.st.size), MTime: k.st.mtimeS*1e9 + int64(k.st.mtimeNS)}
+			st := &r.stats[i]
+			k.key = FileKey{Size: int64(st.size), MTime: st.mtimeS*1e9 + int64(st.mtimeNS)}
 			if w, ok := want(i); ok && w.Size == k.key.Size && w.MTime == k.key.MTime {
 				k.valid = true
 				n := min(int64(tailBytes), k.key.Size)

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -49,7 +50,6 @@ func TestRingKeysMatchSystemCalls(t *testing.T) {
 	want[sub] = FileKey{}
 	for round := 0; round < 3; round++ { // the ring is reused
 		ks := make([]ringKey, len(paths))
-		tails := make([]byte, len(paths)*tailBytes)
 		// Odd files by name relative to their directory, as
 		// proveBatch gives them, even ones by their whole path.
 		var p prover
@@ -61,7 +61,7 @@ func TestRingKeysMatchSystemCalls(t *testing.T) {
 				dirfds[i], names[i] = p.relative(paths[i])
 			}
 		}
-		r.ringKeys(dirfds, names, ks, tails, func(i int) (FileKey, bool) { return want[i], true })
+		r.ringKeys(dirfds, names, ks, func(i int) (FileKey, bool) { return want[i], true })
 		p.closeDirs()
 		if r.broken {
 			t.Fatal("the ring broke")
@@ -88,5 +88,31 @@ func TestRingKeysMatchSystemCalls(t *testing.T) {
 	defer f.Close()
 	if fd := f.Fd(); fd > 20 {
 		t.Errorf("a fresh open got descriptor %d: the ring leaks descriptors", fd)
+	}
+}
+
+// TestSearchWithoutRing answers warm searches by system calls alone, as
+// where io_uring is refused, and checks they agree with the ring's.
+func TestSearchWithoutRing(t *testing.T) {
+	res := genCorpus(t, 2<<20, 12)
+	opts := Options{Sources: sourcesFor(res.Layout), CacheDir: t.TempDir()}
+	cold, err := Search(res.Needle, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withRing, err := Search(res.Needle, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	was := uringDisabled.Swap(true)
+	defer uringDisabled.Store(was)
+	without, err := Search(res.Needle, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []Result{withRing, without} {
+		if r.Stats.Cached != r.Stats.Files || fmt.Sprint(countsOf(r)) != fmt.Sprint(countsOf(cold)) {
+			t.Errorf("warm search: %+v %v, cold %v", r.Stats, countsOf(r), countsOf(cold))
+		}
 	}
 }
