@@ -8,7 +8,7 @@ NOTESOUP := $(BIN)/notesoup
 # MCP SDK, so the mods' once-per-hook call starts fast (cmd/notesoup-helper).
 NOTESOUP_HELPER := $(BIN)/notesoup-helper
 
-.PHONY: all build test unit lint proto proto-check demo e2e plugin-test bench fuzz fuzz-short clean
+.PHONY: all build test unit lint proto proto-check demo e2e plugin-test bench gobench fuzz fuzz-short clean
 
 all: build
 
@@ -51,7 +51,13 @@ fuzz:
 fuzz-short:
 	scripts/fuzz.sh 10s
 
-bench:
+# bench: the benchmark suite (bench/run.sh through bench/build.mk's
+# bench-suite): a generated corpus, every figure beside its baseline,
+# results.json for comparing commits. gobench: the in-process benchmarks
+# alone.
+bench: bench-suite
+
+gobench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
 clean:
