@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/notesoup/notesoup/plugins/codex/hook"
 	"github.com/notesoup/notesoup/shared/atomicfile"
@@ -227,8 +228,10 @@ func codexServerTable(bin string) string {
 	return b.String()
 }
 
-// tableHeader matches a TOML table or array-of-tables header line.
-var tableHeader = regexp.MustCompile(`(?m)^[ \t]*\[`)
+// tableHeader matches a TOML table or array-of-tables header line;
+// compiled on first use, since only `notesoup install` needs it and every
+// notesoup process would pay for compiling it at start.
+var tableHeader = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^[ \t]*\[`) })
 
 // mergeCodexConfig adds notesoup's server table and compaction prompt to a
 // config.toml, keeping every byte of the person's own text.
@@ -282,7 +285,7 @@ func mergeCodexConfig(old []byte, bin string) ([]byte, []string, error) {
 		// Top-level keys must precede the first table header, or TOML
 		// would file them under that table.
 		line := "# notesoup: compaction summaries point at the notes (notesoup install codex)\ncompact_prompt = " + tomlString(CodexCompactPrompt) + "\n"
-		if loc := tableHeader.FindStringIndex(out); loc != nil {
+		if loc := tableHeader().FindStringIndex(out); loc != nil {
 			out = out[:loc[0]] + line + "\n" + out[loc[0]:]
 		} else {
 			if out != "" && !strings.HasSuffix(out, "\n") {
