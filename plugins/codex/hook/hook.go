@@ -8,6 +8,7 @@ package hook
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -223,11 +224,11 @@ func (h codexHook) warning(ctx context.Context, in codexHookInput) (string, func
 	if in.TranscriptPath == "" {
 		return "", nil, nil // nothing to measure
 	}
-	m, err := measureRollout(in.TranscriptPath)
+	tokens, err := contextTokens(in.TranscriptPath)
 	if err != nil {
 		return "", nil, err
 	}
-	if m.ContextTokens <= 0 {
+	if tokens <= 0 {
 		return "", nil, nil
 	}
 	env := map[string]string{}
@@ -240,7 +241,7 @@ func (h codexHook) warning(ctx context.Context, in codexHookInput) (string, func
 	if err != nil {
 		return "", nil, err
 	}
-	if !reset.WarningDue(l.Limits, m.ContextTokens, false) {
+	if !reset.WarningDue(l.Limits, tokens, false) {
 		return "", nil, nil
 	}
 	ord, err := h.ordinal(ctx, in)
@@ -264,7 +265,7 @@ func (h codexHook) warning(ctx context.Context, in codexHookInput) (string, func
 	// Until the answer is written the marker is provisional: undo removes
 	// it so the next hook warns again.
 	undo := func() { os.Remove(mark) }
-	return codexWarningText(m.ContextTokens, l.Limits.Native), undo, nil
+	return codexWarningText(tokens, l.Limits.Native), undo, nil
 }
 
 // codexWarningText is the budget warning for Codex: the shared warning's
@@ -304,18 +305,134 @@ type rolloutMeasure struct {
 // later, and after a compaction with Codex's estimate), whichever is last.
 func measureRollout(path string) (rolloutMeasure, error) {
 	var m rolloutMeasure
+	f, err := openRollout(path)
+	if err != nil {
+		return m, err
+	}
+	defer f.Close()
+	r := bufio.NewReader(f)
+	for {
+		raw, err := r.ReadBytes('\n')
+		if len(raw) > 0 && bytes.Contains(raw, []byte(`"session_meta"`)) &&
+			(bytes.Contains(raw, []byte(`"forked_from_id"`)) || bytes.Contains(raw, []byte(`"history_base"`))) {
+			m.Forked = true
+		}
+		switch kind, tokens := classify(raw); kind {
+		case isCompaction:
+			m.Compactions++
+			m.ContextTokens = 0
+		case isUsage:
+			m.ContextTokens = tokens
+		}
+		if err == io.EOF {
+			return m, nil
+		}
+		if err != nil {
+			return m, fmt.Errorf("reading %s: %w", path, err)
+		}
+	}
+}
+
+// contextTokens is measureRollout's ContextTokens read from the end of the
+// file: the last line that is a compaction or a usage record decides it, so
+// it reads back only to that line. PostToolUse runs after every tool call,
+// and a long session's rollout is tens of MB; reading it all each time
+// would cost a person noticeable time per call.
+func contextTokens(path string) (int64, error) {
+	f, err := openRollout(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return 0, fmt.Errorf("transcript_path: %w", err)
+	}
+	end := fi.Size()
+	var carry []byte // the start of a line whose beginning is further back
+	buf := make([]byte, tailChunk)
+	for end > 0 {
+		n := min(int64(len(buf)), end)
+		if _, err := f.ReadAt(buf[:n], end-n); err != nil && err != io.EOF {
+			return 0, fmt.Errorf("reading %s: %w", path, err)
+		}
+		end -= n
+		block := append(buf[:n:n], carry...)
+		// Lines wholly inside block, last first; the first piece may be
+		// the end of a line that starts in an earlier chunk.
+		for {
+			i := bytes.LastIndexByte(block[:max(len(block)-1, 0)], '\n')
+			if i < 0 {
+				break
+			}
+			switch kind, tokens := classify(block[i+1:]); kind {
+			case isCompaction:
+				return 0, nil
+			case isUsage:
+				return tokens, nil
+			}
+			block = block[:i+1]
+		}
+		if end == 0 {
+			// The file's first line.
+			switch kind, tokens := classify(block); kind {
+			case isUsage:
+				return tokens, nil
+			}
+			return 0, nil
+		}
+		carry = append([]byte(nil), block...)
+		if len(carry) > maxHookLine {
+			return 0, fmt.Errorf("reading %s: a line longer than %d bytes", path, maxHookLine)
+		}
+	}
+	return 0, nil
+}
+
+// tailChunk is how much of a rollout contextTokens reads back at a time;
+// maxHookLine bounds the one line it may have to assemble across chunks.
+const (
+	tailChunk   = 256 << 10
+	maxHookLine = 64 << 20
+)
+
+func openRollout(path string) (*os.File, error) {
 	if !strings.HasSuffix(path, ".jsonl") {
-		return m, fmt.Errorf("transcript_path %q is not a Codex rollout (.jsonl)", path)
+		return nil, fmt.Errorf("transcript_path %q is not a Codex rollout (.jsonl)", path)
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return m, fmt.Errorf("transcript_path: %w", err)
+		return nil, fmt.Errorf("transcript_path: %w", err)
 	}
-	defer f.Close()
-	type usage struct {
-		InputTokens  int64 `json:"input_tokens"`
-		OutputTokens int64 `json:"output_tokens"`
-		TotalTokens  int64 `json:"total_tokens"`
+	return f, nil
+}
+
+// What one rollout line says about the window's usage.
+const (
+	notUsage     = iota // nothing: a message, a tool call, a partial line
+	isCompaction        // a compaction: the window starts again
+	isUsage            // a usage record: the context's size
+)
+
+// usage is a usage record's token counts.
+type usage struct {
+	InputTokens  int64 `json:"input_tokens"`
+	OutputTokens int64 `json:"output_tokens"`
+	TotalTokens  int64 `json:"total_tokens"`
+}
+
+func (u *usage) total() int64 {
+	if u.TotalTokens > 0 {
+		return u.TotalTokens
+	}
+	return u.InputTokens + u.OutputTokens
+}
+
+// classify reads one line: a compaction, a usage record (with the context's
+// tokens), or neither. A partial line (Codex is writing) is neither.
+func classify(raw []byte) (kind int, tokens int64) {
+	if len(raw) == 0 || !bytes.Contains(raw, []byte(`"token`)) && !bytes.Contains(raw, []byte(`"compacted"`)) {
+		return notUsage, 0
 	}
 	var line struct {
 		Type    string `json:"type"`
@@ -327,39 +444,16 @@ func measureRollout(path string) (rolloutMeasure, error) {
 			} `json:"info"`
 		} `json:"payload"`
 	}
-	total := func(u *usage) int64 {
-		if u.TotalTokens > 0 {
-			return u.TotalTokens
-		}
-		return u.InputTokens + u.OutputTokens
+	if json.Unmarshal(raw, &line) != nil {
+		return notUsage, 0
 	}
-	r := bufio.NewReader(f)
-	for {
-		raw, err := r.ReadBytes('\n')
-		if len(raw) > 0 && strings.Contains(string(raw), `"session_meta"`) &&
-			(strings.Contains(string(raw), `"forked_from_id"`) || strings.Contains(string(raw), `"history_base"`)) {
-			m.Forked = true
-		}
-		if len(raw) > 0 && (strings.Contains(string(raw), `"token`) || strings.Contains(string(raw), `"compacted"`)) {
-			line.Type, line.Payload.Type, line.Payload.Usage, line.Payload.Info = "", "", nil, nil
-			// A partial last line (Codex is writing) is skipped.
-			if json.Unmarshal(raw, &line) == nil {
-				switch {
-				case line.Type == "compacted":
-					m.Compactions++
-					m.ContextTokens = 0
-				case line.Type == "token_usage_record" && line.Payload.Usage != nil:
-					m.ContextTokens = total(line.Payload.Usage)
-				case line.Type == "event_msg" && line.Payload.Type == "token_count" && line.Payload.Info != nil && line.Payload.Info.Last != nil:
-					m.ContextTokens = total(line.Payload.Info.Last)
-				}
-			}
-		}
-		if err == io.EOF {
-			return m, nil
-		}
-		if err != nil {
-			return m, fmt.Errorf("reading %s: %w", path, err)
-		}
+	switch {
+	case line.Type == "compacted":
+		return isCompaction, 0
+	case line.Type == "token_usage_record" && line.Payload.Usage != nil:
+		return isUsage, line.Payload.Usage.total()
+	case line.Type == "event_msg" && line.Payload.Type == "token_count" && line.Payload.Info != nil && line.Payload.Info.Last != nil:
+		return isUsage, line.Payload.Info.Last.total()
 	}
+	return notUsage, 0
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -63,6 +64,8 @@ func rollout(id string, steps ...string) string {
 			fmt.Fprintf(&b, `{"timestamp":"2026-12-02T11:00:00.500Z","ordinal":%d,"type":"session_meta","payload":{"id":"x","forked_from_id":"p"}}`+"\n", ord)
 		case s == "null":
 			fmt.Fprintf(&b, lineNullInfo+"\n", ord)
+		case s == "big":
+			b.WriteString("BIG\n") // replaced with a line longer than a read chunk
 		case s == "torn":
 			b.WriteString(`{"timestamp":"2026-12-02T11:00:09.000Z","type":"token_usage_record","payload":{"usage":{"total_tokens":999999`)
 		default:
@@ -335,6 +338,61 @@ func TestIsThreadID(t *testing.T) {
 	} {
 		if got := isThreadID(id); got != want {
 			t.Errorf("isThreadID(%q) = %v, want %v", id, got, want)
+		}
+	}
+}
+
+// TestContextTokensMatchesTheWholeScan: reading back from the end gives the
+// same context size as the forward scan of the whole rollout, whatever the
+// steps and however the lines fall across the chunks it reads.
+func TestContextTokensMatchesTheWholeScan(t *testing.T) {
+	big := `{"timestamp":"2026-12-02T11:00:01.000Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c","output":"` + strings.Repeat("log line with a \"token\" word\\n", 12000) + `"}}`
+	if len(big) < tailChunk {
+		t.Fatalf("the long line (%d bytes) must span more than one chunk (%d)", len(big), tailChunk)
+	}
+	steps := []string{"user", "usage 100", "count 200", "null", "compacted", "usage 300", "torn", "fork", "big"}
+	rng := rand.New(rand.NewPCG(7, 11))
+	cases := [][]string{
+		{}, {"user"}, {"usage 5"}, {"usage 5", "compacted"}, {"compacted", "usage 7"}, {"usage 9", "torn"},
+		{"usage 9", "big"}, {"usage 9", "big", "big"}, {"big", "count 4", "big", "null", "big"},
+	}
+	for i := 0; i < 60; i++ {
+		var c []string
+		for j := rng.IntN(12); j > 0; j-- {
+			c = append(c, steps[rng.IntN(len(steps))])
+		}
+		cases = append(cases, c)
+	}
+	dir := t.TempDir()
+	for i, c := range cases {
+		text := strings.ReplaceAll(rollout("01a2cccc-0000-7000-8000-00000000000c", c...), "BIG\n", big+"\n")
+		p := filepath.Join(dir, fmt.Sprintf("rollout-%d.jsonl", i))
+		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		want, err := measureRollout(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := contextTokens(p)
+		if err != nil || got != want.ContextTokens {
+			t.Errorf("steps %v: contextTokens = %d, %v; the whole scan says %d", c, got, err, want.ContextTokens)
+		}
+	}
+	// The recorded rollouts of the real Codex.
+	files, _ := filepath.Glob("../../../testdata/transcripts/codex/*/*.jsonl")
+	more, _ := filepath.Glob("../../../testdata/transcripts/codex/*/*/*/*/*.jsonl")
+	files = append(files, more...)
+	if len(files) == 0 {
+		t.Fatal("no recorded Codex rollouts under testdata/transcripts/codex")
+	}
+	for _, p := range files {
+		want, err := measureRollout(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := contextTokens(p); err != nil || got != want.ContextTokens {
+			t.Errorf("%s: contextTokens = %d, %v; the whole scan says %d", p, got, err, want.ContextTokens)
 		}
 	}
 }
