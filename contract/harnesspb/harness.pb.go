@@ -141,7 +141,7 @@ type ListSessionsRequest struct {
 	Roots []string               `protobuf:"bytes,1,rep,name=roots,proto3" json:"roots,omitempty"` // empty: the plugin's default roots
 	// id_prefix, when set, asks only for sessions whose id starts with it, so
 	// resolving one session need not describe every file. A plugin that
-	// ignores it lists everything; the host filters again.
+	// ignores it lists everything; notesoup filters again.
 	IdPrefix      string `protobuf:"bytes,2,opt,name=id_prefix,json=idPrefix,proto3" json:"id_prefix,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
