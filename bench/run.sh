@@ -111,8 +111,13 @@ if step search; then
 fi
 
 # 3. Listing sessions across harnesses.
+# Cold: no description cache (the first listing after every file changed);
+# warm: unchanged files, descriptions from $XDG_CACHE_HOME/notesoup/sessions.
+xdg=$BENCH_DIR/xdg-cache
 step sessions && hf sessions --runs "$BENCH_RUNS" --warmup 1 \
-	-n "notesoup history sessions" "$NS history sessions ${roots[*]} --limit 0 --json >/dev/null"
+	--prepare "rm -rf $xdg" --prepare true \
+	-n "notesoup history sessions cold" "XDG_CACHE_HOME=$xdg $NS history sessions ${roots[*]} --limit 0 --json >/dev/null" \
+	-n "notesoup history sessions warm" "XDG_CACHE_HOME=$xdg $NS history sessions ${roots[*]} --limit 0 --json >/dev/null"
 
 # 4. Peak memory of decoding a 200 MB transcript.
 memroot=$memdir/home/.pi/agent/sessions
@@ -138,6 +143,11 @@ if step helper; then
 		cmds+=(-n "notesoup-helper $op" "$NSH <$hdir/$op.json")
 		cmds+=(-n "notesoup helper $op" "$NS helper <$hdir/$op.json")
 	done
+	# The same page with the 1 GB corpus's Claude sessions as the roots: the
+	# cost of one history call must not grow with the sessions on the machine.
+	big=$(find "$CL" -name '*.jsonl' -size +200k | sort | head -n1)
+	printf '%s' '{"v":1,"op":"history.list","args":{"session":"claude:'"$(basename "$big" .jsonl)"'","limit":20}}' >"$hdir/history-list-corpus.json"
+	cmds+=(-n "notesoup-helper history-list over the corpus" "CLAUDE_CONFIG_DIR=$home/.claude $NSH <$hdir/history-list-corpus.json")
 	hf helper --warmup 5 --runs "${BENCH_HELPER_RUNS:-60}" "${cmds[@]}" \
 		-n "node baseline" "node -e '$node_rt' <$hdir/notes-read.json"
 	unset HOME NOTESOUP_HOME CLAUDE_CONFIG_DIR PI_CODING_AGENT_DIR CODEX_HOME
