@@ -207,3 +207,41 @@ func TestTrustedAgrees(t *testing.T) {
 		}
 	}
 }
+
+// TestTextLongAgrees: strings several decoding chunks long, with escapes
+// (surrogate pairs included) cut by every chunk boundary, decode exactly
+// as encoding/json decodes them, trusted or not.
+func TestTextLongAgrees(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	pieces := []string{`\n`, `\"`, `\\`, `\u00e9`, `\ud83d\ude00`, `\ud800`, "é", "\xff", "x"}
+	for shift := 0; shift < 14; shift++ {
+		for _, piece := range pieces {
+			var sb strings.Builder
+			sb.WriteByte('"')
+			for sb.Len() < 3*chunkBytes {
+				pad := chunkBytes - 1 - (sb.Len()-1)%chunkBytes - shift + 1
+				if pad < 0 {
+					pad = 0
+				}
+				sb.WriteString(strings.Repeat("y", pad)) // lands piece across a chunk boundary
+				sb.WriteString(piece)
+				sb.WriteString(pieces[r.IntN(len(pieces))])
+			}
+			sb.WriteString(`"`)
+			line := sb.String()
+			var std string
+			if err := json.Unmarshal([]byte(line), &std); err != nil {
+				t.Fatal(err)
+			}
+			for _, trusted := range []bool{false, true} {
+				s := &Scanner{B: []byte(line), Trusted: trusted}
+				if got, ok := s.Text(); !ok || got != std {
+					t.Fatalf("trusted=%v shift %d piece %q: Text differs from encoding/json", trusted, shift, piece)
+				}
+			}
+			if got := Unquote([]byte(line[1 : len(line)-1])); got != std {
+				t.Fatalf("shift %d piece %q: Unquote differs from encoding/json", shift, piece)
+			}
+		}
+	}
+}
