@@ -18,6 +18,7 @@ import (
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // MaxDepth bounds nesting; deeper lines take the encoding/json path.
@@ -278,10 +279,18 @@ func unescape(raw []byte, high bool) string {
 // escape; zero for \u and anything invalid.
 var unescapeByte = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
 
-// unescapeValid is unescape of a string that is valid UTF-8.
+// unescapeValid is unescape of a string that is valid UTF-8: the simple
+// escapes are translated while the string is copied (unescapeRun), and Go
+// decodes the \u escapes between runs. The decoded string is never longer
+// than raw, so one buffer of that size takes it and is handed over
+// without another copy.
 func unescapeValid(raw []byte) string {
-	out, _ := decodeChunked(raw)
-	return out
+	b := make([]byte, len(raw))
+	w, _ := unescapeInto(b, raw)
+	if w == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], w)
 }
 
 // decodeTrusted decodes a string Trusted delimited (or Unquote was given),
@@ -289,69 +298,56 @@ func unescapeValid(raw []byte) string {
 // invalid UTF-8 is decoded again, the general way. Bytes that are not a
 // valid escape are kept as they are, never read out of range.
 func decodeTrusted(raw []byte) string {
-	out, high := decodeChunked(raw)
+	if len(raw) == 0 {
+		return ""
+	}
+	b := make([]byte, len(raw))
+	w, high := unescapeInto(b, raw)
 	if high && !utf8.Valid(raw) {
 		return unescape(raw, true)
 	}
-	return out
+	if w == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], w)
 }
 
-// chunkBytes is the stack buffer decodeChunked decodes through: small
-// enough to stay in L1 and cheap to clear, large enough that a long tool
-// output takes few calls.
-const chunkBytes = 2048
-
-// decodeChunked decodes raw, valid UTF-8 or not checked yet: the simple
-// escapes are translated while the string is copied (unescapeRun), a chunk
-// at a time through a buffer on the stack into a Builder, whose memory is
-// not zeroed first (for megabytes of tool output, clearing the result
-// cost as much as decoding into it); Go decodes the \u escapes between
-// runs. It reports whether raw holds a byte of 0x80 or more.
-func decodeChunked(raw []byte) (string, bool) {
-	if len(raw) == 0 {
-		return "", false
-	}
-	var sb strings.Builder
-	sb.Grow(len(raw)) // never longer than raw
-	var chunk [chunkBytes]byte
-	high := false
-	for r := 0; r < len(raw); {
-		end := min(len(raw), r+chunkBytes)
-		w, dr, h := unescapeRun(chunk[:], raw[r:end])
-		sb.Write(chunk[:w])
-		r, high = r+dr, high || h
-		if r == end {
+// unescapeInto decodes raw, valid UTF-8 or not checked yet, into b (at
+// least as long): the simple escapes are translated while the string is
+// copied (unescapeRun), and Go decodes the \u escapes between runs. It
+// returns the length written and whether raw holds a byte of 0x80 or more.
+func unescapeInto(b, raw []byte) (w int, high bool) {
+	r := 0
+	for {
+		dw, dr, h := unescapeRun(b[w:], raw[r:])
+		w, r, high = w+dw, r+dr, high || h
+		if r >= len(raw) {
+			break
+		}
+		if !validU(raw[r:]) {
+			// Not an escape: raw was not validated (Unquote's callers
+			// may hand over anything). Keep the backslash, never panic.
+			b[w] = raw[r]
+			w, r = w+1, r+1
 			continue
 		}
-		// unescapeRun stopped at a backslash: a \u escape, an escape the
-		// chunk's end cut, or (raw not validated: Unquote's callers may
-		// hand over anything) no escape at all, kept as it is.
-		switch {
-		case validU(raw[r:]):
-			rr := hex4(raw[r+2:])
-			r += 6
-			if utf16.IsSurrogate(rr) {
-				rr1 := rune(-1)
-				if validU(raw[r:]) {
-					rr1 = hex4(raw[r+2:])
-				}
-				if dec := utf16.DecodeRune(rr, rr1); dec != unicode.ReplacementChar {
-					r += 6
-					sb.WriteRune(dec)
-					continue
-				}
-				rr = unicode.ReplacementChar
+		rr := hex4(raw[r+2:])
+		r += 6
+		if utf16.IsSurrogate(rr) {
+			rr1 := rune(-1)
+			if r+6 <= len(raw) && raw[r] == '\\' && raw[r+1] == 'u' {
+				rr1 = hex4(raw[r+2:])
 			}
-			sb.WriteRune(rr)
-		case r+1 < len(raw) && unescapeByte[raw[r+1]] != 0:
-			sb.WriteByte(unescapeByte[raw[r+1]])
-			r += 2
-		default:
-			sb.WriteByte(raw[r])
-			r++
+			if dec := utf16.DecodeRune(rr, rr1); dec != unicode.ReplacementChar {
+				r += 6
+				w += utf8.EncodeRune(b[w:], dec)
+				continue
+			}
+			rr = unicode.ReplacementChar
 		}
+		w += utf8.EncodeRune(b[w:], rr)
 	}
-	return sb.String(), high
+	return w, high
 }
 
 // unescapeRunGo copies src to dst, translating the simple escapes, until a
