@@ -1,6 +1,8 @@
 package redact
 
 import (
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -103,8 +105,14 @@ func FuzzMask(f *testing.F) {
 	for _, s := range []string{anthropicKey, openaiKey, ghpToken, githubPAT, awsKeyID, slackToken, googleKey, jwt, pemBlock, "password=hunter22", "plain text"} {
 		f.Add("before " + s + " after")
 	}
+	for _, s := range prefilterCases {
+		f.Add(s)
+	}
 	f.Fuzz(func(t *testing.T, s string) {
 		m := Mask(s)
+		if all := maskAll(s); m != all {
+			t.Fatalf("the prefilters skipped a match: Mask(%q) = %q, every regexp gives %q", s, m, all)
+		}
 		if Mask(m) != m {
 			t.Fatalf("not idempotent: %q -> %q -> %q", s, m, Mask(m))
 		}
@@ -122,10 +130,105 @@ func FuzzMask(f *testing.F) {
 	})
 }
 
+// maskAll is Mask without the prefilters or the hand matcher: every
+// regexp over every text.
+func maskAll(s string) string {
+	for _, p := range patterns() {
+		p.find = nil
+		s = p.mask(s)
+	}
+	return s
+}
+
+// assignmentRegexp is the assignment pattern's regexp.
+func assignmentRegexp() *regexp.Regexp {
+	for _, p := range patterns() {
+		if p.kind == KindAssignment {
+			return p.re
+		}
+	}
+	panic("no assignment pattern")
+}
+
+// checkAssignments asserts that findAssignments finds what the regexp does.
+func checkAssignments(t *testing.T, s string) {
+	t.Helper()
+	got, want := findAssignments(s), assignmentRegexp().FindAllStringSubmatchIndex(s, -1)
+	if len(got) != len(want) {
+		t.Fatalf("findAssignments(%q) = %v, the regexp finds %v", s, got, want)
+	}
+	for i := range got {
+		if !slices.Equal(got[i], want[i]) {
+			t.Fatalf("findAssignments(%q) = %v, the regexp finds %v", s, got, want)
+		}
+	}
+}
+
+func TestFindAssignmentsMatchesTheRegexp(t *testing.T) {
+	for _, s := range append(prefilterCases,
+		"password=abc", "password=abcd", "xpassword=abcd", "_pwd=abcd", "9secret:abcd", "(secret: 'abcd')", "secret  =  \"abcd efgh\"",
+		"client_secret=abcd client-secret=efgh clientsecret=ijkl", "api key=abcd", "Api_Key :\n\tabcd", "apikey='abcd'", "password\"=abcd",
+		"password=ab\xffcd", "password=\u00e9\u00e9\u00e9\u00e9", "password=\u00e9\u00e9\u00e9", "PaSsWoRd=x=y=z=w", "password=[REDACTED secret]",
+		"a=1 pwd: hunter22, secret=xyzw;", "passwordpassword=abcd", "auth-token:abcd access_token:efgh", "private key:abcd", "privat\u212aey=ab",
+		"pa\u017fsword=abcd", "\u212apassword=abcd", "\u00e9password=abcd", "password=", "secret", "") {
+		checkAssignments(t, s)
+		checkAssignments(t, strings.ToUpper(s))
+	}
+}
+
+func FuzzFindAssignments(f *testing.F) {
+	for _, s := range prefilterCases {
+		f.Add(s)
+	}
+	f.Fuzz(checkAssignments)
+}
+
+// prefilterCases sit at the edges of the prefilters: case folding, markers
+// split from their keys, words that merely look alike.
+var prefilterCases = []string{
+	"PASSWORD=hunter22", "Pass" + "word: \"hunter22\"", "paſſword=hunter22", "api_Key=abcd1234", "API-KEY = abcd1234",
+	"ACCESS_TOKEN: abcd1234", "client-secret=abcd1234", "privatekey:abcd1234", "pwd=abcd", "token is set", "secret= ok",
+	"through the high light", "ghp_" + strings.Repeat("x", 30), "xghs_" + strings.Repeat("A1", 15), "gh_p" + strings.Repeat("x", 30),
+	"AKIA" + strings.Repeat("Z", 16), "akia" + strings.Repeat("Z", 16), "eyJhbGciOiJI.eyJzdWIiOiIx.abcdefghij", "xoxb-1234567890",
+	"-----BEGIN RSA PRIVATE KEY-----\nabc\n-----END RSA PRIVATE KEY-----", "task-sk-" + strings.Repeat("a", 24),
+}
+
+// TestMaskPrefiltersAreExact: the prefilters only ever skip a regexp that
+// cannot match, on every pattern's own examples and at their edges.
+func TestMaskPrefiltersAreExact(t *testing.T) {
+	cases := append([]string{anthropicKey, openaiKey, ghpToken, githubPAT, awsKeyID, slackToken, googleKey, jwt, pemBlock}, prefilterCases...)
+	for _, s := range cases {
+		for _, text := range []string{s, "see " + s + " here", strings.ToUpper(s), strings.ToLower(s)} {
+			if got, want := Mask(text), maskAll(text); got != want {
+				t.Errorf("Mask(%q) = %q, every regexp gives %q", text, got, want)
+			}
+		}
+	}
+}
+
 func BenchmarkMaskPlain(b *testing.B) {
 	text := strings.Repeat("The build failed because the module cache was stale; rerun go build. ", 200)
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
 		Mask(text)
 	}
+}
+
+// BenchmarkMaskCode masks source-like text full of the assignment pattern's
+// names and operators (tokens, keys, "="), which every prefilter lets
+// through: the hand matcher against the regexp it replaces.
+func BenchmarkMaskCode(b *testing.B) {
+	text := strings.Repeat("tokens := tokenize(input) // token count = len(tokens); apiKey = cfg.APIKey\n", 100)
+	b.Run("hand", func(b *testing.B) {
+		b.SetBytes(int64(len(text)))
+		for b.Loop() {
+			Mask(text)
+		}
+	})
+	b.Run("regexp", func(b *testing.B) {
+		b.SetBytes(int64(len(text)))
+		for b.Loop() {
+			maskAll(text)
+		}
+	})
 }
