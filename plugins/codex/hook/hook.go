@@ -411,7 +411,7 @@ func openRollout(path string) (*os.File, error) {
 const (
 	notUsage     = iota // nothing: a message, a tool call, a partial line
 	isCompaction        // a compaction: the window starts again
-	isUsage            // a usage record: the context's size
+	isUsage             // a usage record: the context's size
 )
 
 // usage is a usage record's token counts.
