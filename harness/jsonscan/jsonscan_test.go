@@ -246,3 +246,21 @@ func TestTextLongAgrees(t *testing.T) {
 		}
 	}
 }
+
+// TestObjectOfGivesUpOnFoldedKeys: an unknown key that encoding/json would
+// match to a field case-insensitively makes the scan give up, whatever its
+// length in bytes; other unknown keys do not.
+func TestObjectOfGivesUpOnFoldedKeys(t *testing.T) {
+	for _, tc := range []struct {
+		key    string
+		giveUp bool
+	}{
+		{"KIND", true}, {"Kind", true}, {"\u212aind", true}, {"kinds", false}, {"kin", false}, {"other", false}, {"ſum", true},
+	} {
+		s := &Scanner{B: []byte(`{"` + tc.key + `":1}`)}
+		ok := s.ObjectOf([]string{"kind", "sum"}, func(key []byte) (bool, bool) { return s.Skip(), false })
+		if ok == tc.giveUp {
+			t.Errorf("key %q: scan ok = %v, want %v", tc.key, ok, !tc.giveUp)
+		}
+	}
+}
