@@ -27,13 +27,13 @@ import "strings"
 // match, never the reverse.
 //
 // The raw bytes are searched as they are read, never lower-cased into a
-// copy: an atom is found by a vector kernel that stops only where its two
-// rarest bytes both appear, each in either case, at their distance (every
-// occurrence of the atom in any case has them there), and each stop is
-// checked byte by byte. Escapes are looked for the same way (a backslash
-// with a plausible hex digit four bytes on, then checked). The file is cut
-// into chunks that repeat the last overlap() bytes of the previous one, so
-// nothing that straddles a boundary is missed.
+// copy: an atom is found by a vector kernel (pair.go) that stops only
+// where its three rarest bytes all appear, each in either case, at their
+// distances (every occurrence of the atom in any case has them there), and
+// each stop is checked byte by byte. Escapes are looked for the same way
+// (a backslash, 'u', and a plausible hex digit, then checked). The file is
+// cut into chunks that repeat the last overlap() bytes of the previous
+// one, so nothing that straddles a boundary is missed.
 
 // synthesizedWords are the words decoders write into event text or tool
 // names themselves (Pi's "Ran `cmd`" and "[request failed] ", Codex's
@@ -140,11 +140,11 @@ func foldMask(c byte) byte {
 	return 0
 }
 
-// probe finds candidate starts of an atom: its two rarest bytes, each in
-// either case, at their distance.
+// probe finds candidate starts of an atom: its two rarest bytes, and the
+// rarest between them (if any), each in either case, at their distances.
 type probe struct {
 	q pairQuery
-	// at is the offset of the first of the two bytes in the atom.
+	// at is the offset in the atom of the first byte tested.
 	at int
 }
 

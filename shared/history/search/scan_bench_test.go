@@ -26,9 +26,9 @@ func benchData(b *testing.B) []byte {
 
 // BenchmarkScanParts measures the raw scan's parts over transcript bytes in
 // chunks, as a worker sees them: the copy a read makes, the search for one
-// atom that never occurs (memchr on its rarest byte in both cases, as
-// before the pair kernel, beside the kernel), the escape check, and the
-// whole scanner.
+// atom that never occurs (memchr on its rarest byte in both cases, the
+// portable way, beside the vector kernel), the escape check, and the whole
+// scanner.
 func BenchmarkScanParts(b *testing.B) {
 	data := benchData(b)
 	buf := make([]byte, chunkBytes)
