@@ -2,6 +2,7 @@ package search
 
 import (
 	"errors"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -97,8 +98,9 @@ type uring struct {
 	// goroutine stack that moves.
 	tails [ringBatch * tailBytes]byte
 	// broken is set when an io_uring_enter failed: completions of that
-	// batch may still arrive, so the ring is not used again (a file it
-	// opened and never reported stays open until the process exits).
+	// batch may still arrive, so the ring is not used again nor freed (a
+	// file it opened and never reported stays open until the process
+	// exits).
 	broken bool
 }
 
@@ -150,9 +152,23 @@ func newURing(entries uint32) *uring {
 	return r
 }
 
-// close releases the ring.
+// keptRings holds broken rings for the life of the process: the kernel
+// may still finish a request of theirs and write into their memory (a
+// tail), which must never be reused meanwhile.
+var keptRings struct {
+	sync.Mutex
+	rings []*uring
+}
+
+// close releases the ring; a broken one is kept (see keptRings).
 func (r *uring) close() {
 	if r == nil {
+		return
+	}
+	if r.broken {
+		keptRings.Lock()
+		keptRings.rings = append(keptRings.rings, r)
+		keptRings.Unlock()
 		return
 	}
 	syscall.Munmap(r.sqeMem)
