@@ -176,16 +176,6 @@ func (s *Scanner) str() (raw []byte, esc, high, ok bool) {
 	}
 }
 
-// isASCII reports whether b holds only bytes below 0x80.
-func isASCII(b []byte) bool {
-	for _, c := range b {
-		if c >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
-}
-
 func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
@@ -551,15 +541,8 @@ func (s *Scanner) ObjectOf(fields []string, member func(key []byte) (ok, known b
 		if !ok {
 			return false
 		}
-		if !known && len(fields) > 0 {
-			// An ASCII key can only fold to an ASCII name of its length
-			// (a non-ASCII key, say a Kelvin sign, can fold to a shorter
-			// name, so it is compared with every name).
-			ascii := isASCII(key)
+		if !known {
 			for _, f := range fields {
-				if ascii && len(key) != len(f) && isASCII([]byte(f)) {
-					continue
-				}
 				if bytes.EqualFold(key, []byte(f)) {
 					return false // encoding/json would match it case-insensitively
 				}
