@@ -27,7 +27,7 @@ const ReadBufferSize = 1 << 20
 // WholeBytes is the largest file read whole into memory: real sessions are
 // a few hundred KiB to a few MiB, so nearly every decode reads its file
 // once; a larger file is streamed, once per pass.
-const WholeBytes = 8 << 20
+const WholeBytes = 4 << 20
 
 // MaxLineBytes bounds one line. The largest real records are tool outputs
 // and inline images of a few MiB; 32 MiB leaves room for those while a 1 GB
@@ -45,30 +45,37 @@ func (e *LineTooLongError) Error() string {
 }
 
 // Read buffers of ReadBufferSize to WholeBytes are reused between decodes,
-// so a decode allocates no buffer in the steady state. A few are kept in
-// spare, which the garbage collector never empties: a buffer allocated
+// so a decode allocates no buffer in the steady state: a buffer allocated
 // afresh costs page faults as the file is read into it, more than the read
-// itself; the rest go to pool, which it empties at will. spare holds at
-// most len(spare) buffers of at most WholeBytes, a fixed bound.
-var (
-	spare = make(chan []byte, 2)
-	pool  sync.Pool
-)
+// itself. spare keeps at most keepBuffers of them, the largest it is given
+// (a decode takes the smallest that fits), so a run of small files does not
+// evict the buffer the next large one needs; the garbage collector never
+// empties it, and it holds at most keepBuffers*WholeBytes.
+var spare struct {
+	sync.Mutex
+	bufs [][]byte
+}
+
+// keepBuffers is how many read buffers spare keeps: a decode holds one per
+// file, a Codex fork one per rollout of its chain.
+const keepBuffers = 3
 
 // getBuf returns a buffer of at least n bytes (n <= WholeBytes).
 func getBuf(n int) []byte {
-	var b []byte
-	select {
-	case b = <-spare:
-	default:
-		if p, ok := pool.Get().(*[]byte); ok {
-			b = *p
+	spare.Lock()
+	best := -1
+	for i, b := range spare.bufs {
+		if cap(b) >= n && (best < 0 || cap(b) < cap(spare.bufs[best])) {
+			best = i
 		}
 	}
-	if cap(b) >= n {
+	if best >= 0 {
+		b := spare.bufs[best]
+		spare.bufs = append(spare.bufs[:best], spare.bufs[best+1:]...)
+		spare.Unlock()
 		return b[:cap(b)]
 	}
-	// Too small for this file (or none): a larger one takes its place.
+	spare.Unlock()
 	c := ReadBufferSize
 	for c < n {
 		c *= 2
@@ -76,17 +83,28 @@ func getBuf(n int) []byte {
 	return make([]byte, c)
 }
 
-// putBuf returns a buffer for reuse; buffers grown past WholeBytes for a
-// long line are left to the garbage collector.
+// putBuf keeps a buffer for reuse if spare has room or holds a smaller
+// one; buffers grown past WholeBytes for a long line are left to the
+// garbage collector.
 func putBuf(b []byte) {
 	if cap(b) < ReadBufferSize || cap(b) > WholeBytes {
 		return
 	}
 	b = b[:cap(b)]
-	select {
-	case spare <- b:
-	default:
-		pool.Put(&b)
+	spare.Lock()
+	defer spare.Unlock()
+	if len(spare.bufs) < keepBuffers {
+		spare.bufs = append(spare.bufs, b)
+		return
+	}
+	small := 0
+	for i := range spare.bufs {
+		if cap(spare.bufs[i]) < cap(spare.bufs[small]) {
+			small = i
+		}
+	}
+	if cap(b) > cap(spare.bufs[small]) {
+		spare.bufs[small] = b
 	}
 }
 
@@ -164,7 +182,7 @@ func (f *File) stream(limit int64) *Reader {
 	return &Reader{src: io.NewSectionReader(f.r, 0, limit), buf: f.buf, max: f.max}
 }
 
-// Release returns the file's buffer to the pool. Lines read from the file
+// Release returns the file's buffer for reuse. Lines read from the file
 // must not be used after it.
 func (f *File) Release() {
 	if f.buf != nil {

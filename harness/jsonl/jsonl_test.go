@@ -111,3 +111,35 @@ func readAll(t *testing.T, lr *Reader) []string {
 		out = append(out, fmt.Sprintf("%d@%d %v %s", lr.Line, lr.Off, term, line))
 	}
 }
+
+// TestSpareBuffers: spare keeps at most keepBuffers buffers, the largest it
+// is given, and a decode takes the smallest that fits its file.
+func TestSpareBuffers(t *testing.T) {
+	spare.Lock()
+	saved := spare.bufs
+	spare.bufs = nil
+	spare.Unlock()
+	defer func() { spare.Lock(); spare.bufs = saved; spare.Unlock() }()
+	// The fourth replaces the smallest; the last is over WholeBytes.
+	for _, c := range []int{1 << 20, 4 << 20, 1 << 20, 2 << 20, 8 << 20} {
+		putBuf(make([]byte, c))
+	}
+	caps := func() (out []int) {
+		for _, b := range spare.bufs {
+			out = append(out, cap(b))
+		}
+		return out
+	}
+	if got := fmt.Sprint(caps()); got != fmt.Sprint([]int{2 << 20, 4 << 20, 1 << 20}) {
+		t.Fatalf("kept %v", got)
+	}
+	if b := getBuf(3 << 20); cap(b) != 4<<20 {
+		t.Errorf("3 MiB took a buffer of %d", cap(b))
+	}
+	if b := getBuf(100); cap(b) != 1<<20 {
+		t.Errorf("100 B took a buffer of %d", cap(b))
+	}
+	if b := getBuf(3 << 20); cap(b) != 4<<20 || len(spare.bufs) != 1 {
+		t.Errorf("with none to fit, got %d (kept %d)", cap(b), len(spare.bufs))
+	}
+}
