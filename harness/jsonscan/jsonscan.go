@@ -42,6 +42,7 @@ type Scanner struct {
 	// Other input is still never read out of range.
 	Trusted bool
 	depth   int
+	boxes   []string // box's current block
 }
 
 // WS skips JSON whitespace.
@@ -621,12 +622,26 @@ func (s *Scanner) OptText(dst **string, want bool) bool {
 	if !ok {
 		return false
 	}
-	*dst = &v
+	*dst = s.box(v)
 	return true
 }
 
 // placeholder stands for a string the pass does not need.
 var placeholder string
+
+// boxBlock is how many strings box allocates at a time.
+const boxBlock = 8
+
+// box returns a pointer to v stored in a block of strings shared by the
+// scan's *string fields: one allocation for several fields rather than one
+// each (a line has a handful: ids, names, texts).
+func (s *Scanner) box(v string) *string {
+	if len(s.boxes) == cap(s.boxes) {
+		s.boxes = make([]string, 0, boxBlock)
+	}
+	s.boxes = append(s.boxes, v)
+	return &s.boxes[len(s.boxes)-1]
+}
 
 // ReqText reads a string field of a non-pointer string: null is a no-op.
 func (s *Scanner) ReqText(dst *string) bool {
