@@ -1,6 +1,7 @@
 package search
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -243,7 +244,26 @@ func decodeCache(data []byte, query string, limit int) (*cacheFile, error) {
 
 // encode lays the cache out as decodeCache reads it.
 func (c *cacheFile) encode() ([]byte, error) {
-	b := make([]byte, 0, 64+len(c.Files)*128)
+	var out bytes.Buffer
+	err := c.encodeTo(&out)
+	return out.Bytes(), err
+}
+
+// encodeTo writes the cache to w through a 32 KiB buffer: building the
+// whole file in memory first would touch as many fresh pages as the file
+// is long, twice over as it grows (see decodeCache on fresh pages).
+func (c *cacheFile) encodeTo(w io.Writer) error {
+	crc := crc32.New(castagnoli)
+	b := make([]byte, 0, 40<<10)
+	flush := func(force bool) error {
+		if len(b) < 32<<10 && !force {
+			return nil
+		}
+		crc.Write(b)
+		_, err := w.Write(b)
+		b = b[:0]
+		return err
+	}
 	b = append(b, cacheMagic...)
 	b = binary.AppendUvarint(b, cacheFormat)
 	b = appendStr(b, version.Version)
@@ -282,12 +302,19 @@ func (c *cacheFile) encode() ([]byte, error) {
 			}
 			j, err := json.Marshal(h)
 			if err != nil {
-				return nil, fmt.Errorf("search cache: encode %s: %w", path, err)
+				return fmt.Errorf("search cache: encode %s: %w", path, err)
 			}
 			b = appendStr(b, string(j))
 		}
+		if err := flush(false); err != nil {
+			return err
+		}
 	}
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli)), nil
+	if err := flush(true); err != nil {
+		return err
+	}
+	_, err := w.Write(binary.LittleEndian.AppendUint32(nil, crc.Sum32()))
+	return err
 }
 
 func appendStr(b []byte, s string) []byte {
@@ -385,10 +412,6 @@ func (c *cacheFile) save(dir string) error {
 	if dir == "" {
 		return nil
 	}
-	data, err := c.encode()
-	if err != nil {
-		return err
-	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("search cache: %w", err)
 	}
@@ -397,7 +420,7 @@ func (c *cacheFile) save(dir string) error {
 		return fmt.Errorf("search cache: %w", err)
 	}
 	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
+	if err := c.encodeTo(tmp); err != nil {
 		tmp.Close()
 		return fmt.Errorf("search cache: write %s: %w", tmp.Name(), err)
 	}
