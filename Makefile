@@ -49,7 +49,7 @@ fuzz:
 	scripts/fuzz.sh $(FUZZTIME)
 
 fuzz-short:
-	scripts/fuzz.sh 10s
+	scripts/fuzz.sh 20000x
 
 # bench: the benchmark suite (bench/run.sh through bench/build.mk's
 # bench-suite): a generated corpus, every figure beside its baseline,
