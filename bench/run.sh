@@ -145,7 +145,7 @@ if step helper; then
 	done
 	# The same page with the 1 GB corpus's Claude sessions as the roots: the
 	# cost of one history call must not grow with the sessions on the machine.
-	big=$(find "$CL" -name '*.jsonl' -size +200k | sort | head -n1)
+	big=$(find "$CL" -name '*.jsonl' -size +200k | sort | sed -n 1p) # sed reads all: no SIGPIPE under pipefail
 	printf '%s' '{"v":1,"op":"history.list","args":{"session":"claude:'"$(basename "$big" .jsonl)"'","limit":20}}' >"$hdir/history-list-corpus.json"
 	cmds+=(-n "notesoup-helper history-list over the corpus" "CLAUDE_CONFIG_DIR=$home/.claude $NSH <$hdir/history-list-corpus.json")
 	hf helper --warmup 5 --runs "${BENCH_HELPER_RUNS:-60}" "${cmds[@]}" \
