@@ -46,7 +46,11 @@ func walkFilesRef(roots []string, maxDepth int, harness string, want func(string
 	return out
 }
 
-func TestWalkersListWhatWalkDirLists(t *testing.T) {
+// walkFixture lays out session files of the three harnesses with the
+// decoys a walk must skip (too deep, wrong names, subagent folders,
+// symbolic links) and returns its root.
+func walkFixture(t *testing.T) string {
+	t.Helper()
 	root := t.TempDir()
 	mk := func(rel string) {
 		p := filepath.Join(root, rel)
@@ -77,6 +81,11 @@ func TestWalkersListWhatWalkDirLists(t *testing.T) {
 	os.Symlink(filepath.Join(root, "pi/--b--/a.jsonl"), filepath.Join(root, "pi/--b--/link.jsonl"))
 	os.Symlink(filepath.Join(root, "codex/2026"), filepath.Join(root, "codex/linked-dir"))
 	os.Symlink(filepath.Join(root, "claude/-home-q"), filepath.Join(root, "claude/-home-link"))
+	return root
+}
+
+func TestWalkersListWhatWalkDirLists(t *testing.T) {
+	root := walkFixture(t)
 	pi, codex := []string{filepath.Join(root, "pi")}, []string{filepath.Join(root, "codex")}
 	piWant := func(n string) bool { return strings.HasSuffix(n, ".jsonl") }
 	codexWant := func(n string) bool { return strings.HasPrefix(n, "rollout-") && strings.HasSuffix(n, ".jsonl") }
