@@ -43,7 +43,10 @@ const (
 // operator); the rest of the match is masked.
 type pattern struct {
 	kind Kind
-	re   *regexp.Regexp
+	// re compiles the regexp on first use: the prefilters and the hand
+	// matcher settle most texts without it, and compiling all ten cost
+	// about 1 ms of a helper process that pages a history.
+	re func() *regexp.Regexp
 	// keep is how many characters of the masked part stay visible.
 	keep int
 	// may is true of every text re can match (the literal every match
@@ -62,27 +65,31 @@ type pattern struct {
 // word; the "sk-" keys must start a word, or hyphenated prose ("task-of-…")
 // would be masked.
 //
-// They are compiled on first use, not at package initialisation: every
-// notesoup process links this package, most never mask anything, and
-// compiling them cost about 1 ms of each helper start.
+// Each regexp is compiled on its first use (see pattern.re), not at
+// package initialisation: every notesoup process links this package.
 var patterns = sync.OnceValue(func() []pattern {
 	return []pattern{
-		{KindPrivateKey, regexp.MustCompile(`(-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----)(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY-----|[A-Za-z0-9+/=\s\\:,-]*)`), 0, holds("PRIVATE KEY-----"), nil},
-		{KindAnthropic, regexp.MustCompile(`\b(sk-ant-)[A-Za-z0-9_-]{20,}`), KeepChars, holds("sk-ant-"), nil},
-		{KindOpenAI, regexp.MustCompile(`\b(sk-(?:proj-|svcacct-|admin-)?)[A-Za-z0-9_-]{20,}`), KeepChars, holds("sk-"), nil},
-		{KindGitHub, regexp.MustCompile(`(gh[pousr]_)[A-Za-z0-9]{30,}`), KeepChars, hasGitHubMarker, nil},
-		{KindGitHub, regexp.MustCompile(`(github_pat_)[A-Za-z0-9_]{22,}`), KeepChars, holds("github_pat_"), nil},
-		{KindAWS, regexp.MustCompile(`((?:AKIA|ASIA))[0-9A-Z]{16}\b`), KeepChars, holds("AKIA", "ASIA"), nil},
-		{KindSlack, regexp.MustCompile(`(xox[abposr]-)[A-Za-z0-9-]{10,}`), KeepChars, holds("xox"), nil},
-		{KindGoogle, regexp.MustCompile(`(AIza)[0-9A-Za-z_-]{35}`), KeepChars, holds("AIza"), nil},
-		{KindJWT, regexp.MustCompile(`(eyJ)[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`), KeepChars, holds(".eyJ"), nil},
+		{KindPrivateKey, lazyRegexp(`(-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----)(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY-----|[A-Za-z0-9+/=\s\\:,-]*)`), 0, holds("PRIVATE KEY-----"), nil},
+		{KindAnthropic, lazyRegexp(`\b(sk-ant-)[A-Za-z0-9_-]{20,}`), KeepChars, holds("sk-ant-"), nil},
+		{KindOpenAI, lazyRegexp(`\b(sk-(?:proj-|svcacct-|admin-)?)[A-Za-z0-9_-]{20,}`), KeepChars, holds("sk-"), nil},
+		{KindGitHub, lazyRegexp(`(gh[pousr]_)[A-Za-z0-9]{30,}`), KeepChars, hasGitHubMarker, nil},
+		{KindGitHub, lazyRegexp(`(github_pat_)[A-Za-z0-9_]{22,}`), KeepChars, holds("github_pat_"), nil},
+		{KindAWS, lazyRegexp(`((?:AKIA|ASIA))[0-9A-Z]{16}\b`), KeepChars, holds("AKIA", "ASIA"), nil},
+		{KindSlack, lazyRegexp(`(xox[abposr]-)[A-Za-z0-9-]{10,}`), KeepChars, holds("xox"), nil},
+		{KindGoogle, lazyRegexp(`(AIza)[0-9A-Za-z_-]{35}`), KeepChars, holds("AIza"), nil},
+		{KindJWT, lazyRegexp(`(eyJ)[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`), KeepChars, holds(".eyJ"), nil},
 		// A generic assignment: the name and operator stay, the whole value
 		// goes (a password has no format marker worth keeping). The value must
 		// be 4+ characters so prose ("password is set") is left alone, and
 		// may not start with '[' so a masked value is not masked again.
-		{KindAssignment, regexp.MustCompile(`(?i)(\b(?:password|passwd|pwd|secret|client[_-]?secret|api[_-]?key|apikey|access[_-]?token|auth[_-]?token|private[_-]?key)["']?\s*[:=]\s*["']?)[^\s"'&,;\[\]{}()<>\\]{4,}`), 0, mayAssign, findAssignments},
+		{KindAssignment, lazyRegexp(`(?i)(\b(?:password|passwd|pwd|secret|client[_-]?secret|api[_-]?key|apikey|access[_-]?token|auth[_-]?token|private[_-]?key)["']?\s*[:=]\s*["']?)[^\s"'&,;\[\]{}()<>\\]{4,}`), 0, mayAssign, findAssignments},
 	}
 })
+
+// lazyRegexp returns a function that compiles expr on its first call.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
 
 // holds returns a prefilter true of texts that contain one of lits.
 func holds(lits ...string) func(string) bool {
@@ -159,7 +166,7 @@ func (p pattern) mask(s string) string {
 	if p.find != nil {
 		idx = p.find(s)
 	} else {
-		idx = p.re.FindAllStringSubmatchIndex(s, -1)
+		idx = p.re().FindAllStringSubmatchIndex(s, -1)
 	}
 	if idx == nil {
 		return s
@@ -189,7 +196,7 @@ func (p pattern) mask(s string) string {
 func Kinds(s string) []Kind {
 	var out []Kind
 	for _, p := range patterns() {
-		if p.re.MatchString(s) {
+		if p.re().MatchString(s) {
 			out = append(out, p.kind)
 		}
 	}

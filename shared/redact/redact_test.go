@@ -144,7 +144,7 @@ func maskAll(s string) string {
 func assignmentRegexp() *regexp.Regexp {
 	for _, p := range patterns() {
 		if p.kind == KindAssignment {
-			return p.re
+			return p.re()
 		}
 	}
 	panic("no assignment pattern")
