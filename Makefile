@@ -4,8 +4,13 @@
 GO      ?= go
 BIN     := bin
 NOTESOUP := $(BIN)/notesoup
-# notesoup-helper: the helper protocol alone, without gRPC, protobuf or the
-# MCP SDK, so the mods' once-per-hook call starts fast (cmd/notesoup-helper).
+# Three binaries (see internal/handover): notesoup built with the "light" tag
+# (the CLI without gRPC, protobuf, go-plugin or the MCP SDK, which cost 20-30
+# ms of every start), notesoup-host (the plain build: the MCP server, plugin
+# mode and anything under an external plugin, which notesoup hands it), and
+# notesoup-helper (the helper protocol and the Codex hook alone, what the
+# mods and hooks run per turn).
+NOTESOUP_HOST := $(BIN)/notesoup-host
 NOTESOUP_HELPER := $(BIN)/notesoup-helper
 
 .PHONY: all build test unit lint proto proto-check demo e2e plugin-test bench gobench fuzz fuzz-short clean
@@ -15,7 +20,9 @@ all: build
 # Static (CGO_ENABLED=0): no dynamic loader at every start, and the same
 # binary runs on any Linux.
 build:
-	CGO_ENABLED=0 $(GO) build -o $(BIN)/ ./cmd/notesoup ./cmd/notesoup-helper
+	CGO_ENABLED=0 $(GO) build -tags light -o $(NOTESOUP) ./cmd/notesoup
+	CGO_ENABLED=0 $(GO) build -o $(NOTESOUP_HOST) ./cmd/notesoup
+	CGO_ENABLED=0 $(GO) build -o $(BIN)/ ./cmd/notesoup-helper
 
 # test: everything CI runs.
 test: lint proto-check unit fuzz-short plugin-test e2e

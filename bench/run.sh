@@ -43,7 +43,9 @@ need() {
 need
 
 log "building"
-(cd "$root" && CGO_ENABLED=0 $GO build -o "$BENCH_DIR/bin/" ./cmd/notesoup ./cmd/notesoup-helper &&
+(cd "$root" && CGO_ENABLED=0 $GO build -tags light -o "$BENCH_DIR/bin/notesoup" ./cmd/notesoup &&
+	CGO_ENABLED=0 $GO build -o "$BENCH_DIR/bin/notesoup-host" ./cmd/notesoup &&
+	CGO_ENABLED=0 $GO build -o "$BENCH_DIR/bin/" ./cmd/notesoup-helper &&
 	$GO build -o "$BENCH_DIR/bin/corpus" ./testkit/cmd/corpus &&
 	$GO build -o "$BENCH_DIR/bin/decodeall" ./bench/cmd/decodeall)
 NS=$BENCH_DIR/bin/notesoup

@@ -16,17 +16,14 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"syscall"
 
 	"github.com/notesoup/notesoup/harness/builtins"
 	"github.com/notesoup/notesoup/helper"
 	"github.com/notesoup/notesoup/host/plugindir"
+	"github.com/notesoup/notesoup/internal/handover"
 	"github.com/notesoup/notesoup/plugins/codex/hook"
 	"github.com/notesoup/notesoup/service"
 )
@@ -60,29 +57,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return helper.Main(context.Background(), name, open, args, stdin, stdout, stderr)
 }
 
-// handOver replaces this process with the notesoup binary running args,
-// which loads external plugins; stdin has not been read, so the request
-// passes through. It returns only on failure.
+// handOver replaces this process with the full binary running args, which
+// loads external plugins; stdin has not been read, so the request passes
+// through. It returns only on failure.
 func handOver(override plugindir.External, args []string) error {
-	full, err := fullBinary()
+	full, err := handover.Find(handover.HostBinary, "notesoup")
 	if err != nil {
-		return fmt.Errorf("the external plugin %s overrides the harness %q and only the notesoup binary can load plugins: %w", override.Path, override.Name, err)
+		return fmt.Errorf("the external plugin %s overrides the harness %q and only the full notesoup binary can load plugins: %w", override.Path, override.Name, err)
 	}
-	return syscall.Exec(full, append([]string{full}, args...), os.Environ())
-}
-
-// fullBinary finds the notesoup binary: beside this one (a plugin ships
-// both in its bin/), else on PATH.
-func fullBinary() (string, error) {
-	if self, err := os.Executable(); err == nil {
-		beside := filepath.Join(filepath.Dir(self), "notesoup")
-		if fi, err := os.Stat(beside); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
-			return beside, nil
-		}
-	}
-	p, err := exec.LookPath("notesoup")
-	if err != nil {
-		return "", errors.New("no notesoup binary beside notesoup-helper or on PATH; install it next to notesoup-helper")
-	}
-	return p, nil
+	return handover.Exec(full, args)
 }

@@ -1,3 +1,5 @@
+//go:build !light
+
 package main
 
 import (
@@ -42,3 +44,18 @@ func (o *oneShot) Harness(ctx context.Context, name string) (contract.Harness, e
 
 // Close stops any plugin the host started.
 func (o *oneShot) Close() { o.host.Close() }
+
+// newService returns the service of a one-shot command (see oneShot); the
+// caller calls the returned close. Every such command builds it here.
+func newService(opts ...service.Option) (*service.Service, func(), error) {
+	h := newOneShot()
+	return serviceOver(h, h.Close, opts...)
+}
+
+// newHostedService returns the service of a long-lived process, which calls
+// every harness through the plugin host: a harness that panics or hangs
+// takes down its own plugin, not the process.
+func newHostedService(opts ...service.Option) (*service.Service, func(), error) {
+	h := newHost()
+	return serviceOver(h, h.Close, opts...)
+}

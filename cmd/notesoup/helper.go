@@ -13,21 +13,7 @@ func init() {
 	register("helper", "answer one helper-protocol JSON request from stdin (see docs/helper-protocol.md)", runHelper)
 }
 
-// newService returns the service of a one-shot command (see oneShot); the
-// caller calls the returned close. Every such command builds it here.
-func newService(opts ...service.Option) (*service.Service, func(), error) {
-	h := newOneShot()
-	return serviceOver(h, h.Close, opts...)
-}
-
-// newHostedService returns the service of a long-lived process, which calls
-// every harness through the plugin host: a harness that panics or hangs
-// takes down its own plugin, not the process.
-func newHostedService(opts ...service.Option) (*service.Service, func(), error) {
-	h := newHost()
-	return serviceOver(h, h.Close, opts...)
-}
-
+// serviceOver returns the service over h; closeFn releases h.
 func serviceOver(h service.Harnesses, closeFn func(), opts ...service.Option) (*service.Service, func(), error) {
 	s, err := service.New(h, opts...)
 	if err != nil {

@@ -1,6 +1,12 @@
-// Command notesoup is the one binary users install: the CLI, the helper
-// protocol, the MCP server and (started by the host in plugin mode) the
-// built-in harness plugins.
+// Command notesoup is the binary users run: the CLI, the helper protocol,
+// the MCP server and (started by the host in plugin mode) the built-in
+// harness plugins.
+//
+// It builds two ways. Plain (`go install`) it is everything. With the
+// "light" tag (`make build` installs that as bin/notesoup, beside the plain
+// build named notesoup-host) it leaves out the plugin host, gRPC and the MCP
+// SDK, whose initialisation would cost 20–30 ms of every command, and hands
+// the commands that need them to notesoup-host (light.go).
 package main
 
 import (
@@ -20,6 +26,21 @@ type command struct {
 
 var commands = map[string]command{}
 
+// preRun, when set, runs before any command in a real process (the light
+// build hands the whole command over from there when it must).
+var preRun func(args []string)
+
+// Summaries of the commands that exist in both builds but run only in the
+// full one.
+const (
+	mcpSummary        = "serve the notes and history tools over MCP on stdio"
+	pluginsSummary    = "list harness plugins: name, source, versions, capabilities, status"
+	pluginModeSummary = "(internal) serve a built-in harness plugin to the host"
+	// pluginModeArg is host.PluginModeArg, which the light build cannot
+	// import; a test keeps them equal.
+	pluginModeArg = "__harness-plugin"
+)
+
 func register(name, summary string, run func(args []string, stdout, stderr io.Writer) int) {
 	if _, dup := commands[name]; dup {
 		panic("notesoup: command registered twice: " + name)
@@ -28,6 +49,9 @@ func register(name, summary string, run func(args []string, stdout, stderr io.Wr
 }
 
 func main() {
+	if preRun != nil {
+		preRun(os.Args[1:])
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

@@ -1,3 +1,5 @@
+//go:build !light
+
 package main
 
 import (
@@ -14,7 +16,7 @@ import (
 )
 
 func init() {
-	register("mcp", "serve the notes and history tools over MCP on stdio", runMCP)
+	register("mcp", mcpSummary, runMCP)
 }
 
 func runMCP(args []string, _, stderr io.Writer) int {

@@ -1,3 +1,5 @@
+//go:build !light
+
 package main
 
 import (
@@ -35,8 +37,8 @@ func newHost() *host.Host {
 }
 
 func init() {
-	register(host.PluginModeArg, "(internal) serve a built-in harness plugin to the host", runPluginMode)
-	register("plugins", "list harness plugins: name, source, versions, capabilities, status", runPlugins)
+	register(host.PluginModeArg, pluginModeSummary, runPluginMode)
+	register("plugins", pluginsSummary, runPlugins)
 }
 
 // runPluginMode serves one built-in harness over go-plugin. The host starts

@@ -1,7 +1,7 @@
 # plugins/claude/build.mk — the notesoup Claude Code mod (included by the
 # top-level Makefile). Targets:
-#   plugin-claude        the loadable plugin: bin/notesoup and
-#                        bin/notesoup-helper inside it, the
+#   plugin-claude        the loadable plugin: bin/notesoup,
+#                        notesoup-host and notesoup-helper inside it, the
 #                        generated tool definitions, the extracted contract
 #   plugin-claude-test   typecheck, validate --strict, claude plugin test,
 #                        the Go tests of the generator and the source gate
@@ -28,6 +28,7 @@ plugin-claude: build $(CLAUDE_MOD_TYPES)/claude-code/index.d.ts
 	mkdir -p $(CLAUDE_MOD)/bin
 	cp $(NOTESOUP) $(CLAUDE_MOD)/bin/notesoup.tmp && mv $(CLAUDE_MOD)/bin/notesoup.tmp $(CLAUDE_MOD)/bin/notesoup
 	cp $(NOTESOUP_HELPER) $(CLAUDE_MOD)/bin/notesoup-helper.tmp && mv $(CLAUDE_MOD)/bin/notesoup-helper.tmp $(CLAUDE_MOD)/bin/notesoup-helper
+	cp $(NOTESOUP_HOST) $(CLAUDE_MOD)/bin/notesoup-host.tmp && mv $(CLAUDE_MOD)/bin/notesoup-host.tmp $(CLAUDE_MOD)/bin/notesoup-host
 	$(GO) run ./$(CLAUDE_MOD)/gen -dir $(CLAUDE_MOD)/hooks -tests $(CLAUDE_MOD)/tests
 	rm -rf $(CLAUDE_MOD)/skills $(CLAUDE_MOD)/playbook
 	cp -R skills $(CLAUDE_MOD)/skills
@@ -68,7 +69,9 @@ dist: dist-claude
 
 dist-claude: plugin-claude
 	rm -rf $(CLAUDE_MOD_DIST) && mkdir -p $(CLAUDE_MOD_PKG)/bin $(CLAUDE_MOD_DIST)/.claude-plugin
-	CGO_ENABLED=0 $(GO) build -trimpath -o $(CLAUDE_MOD_PKG)/bin/ ./cmd/notesoup ./cmd/notesoup-helper
+	CGO_ENABLED=0 $(GO) build -trimpath -tags light -o $(CLAUDE_MOD_PKG)/bin/notesoup ./cmd/notesoup
+	CGO_ENABLED=0 $(GO) build -trimpath -o $(CLAUDE_MOD_PKG)/bin/notesoup-host ./cmd/notesoup
+	CGO_ENABLED=0 $(GO) build -trimpath -o $(CLAUDE_MOD_PKG)/bin/ ./cmd/notesoup-helper
 	cp -R $(CLAUDE_MOD)/.claude-plugin/plugin.json $(CLAUDE_MOD)/commands $(CLAUDE_MOD)/skills $(CLAUDE_MOD)/playbook $(CLAUDE_MOD)/README.md $(CLAUDE_MOD_PKG)/
 	mkdir -p $(CLAUDE_MOD_PKG)/.claude-plugin $(CLAUDE_MOD_PKG)/hooks
 	mv $(CLAUDE_MOD_PKG)/plugin.json $(CLAUDE_MOD_PKG)/.claude-plugin/plugin.json

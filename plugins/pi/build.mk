@@ -1,8 +1,9 @@
 # plugins/pi/build.mk — the Pi extension's build, tests and end-to-end run.
 # Included by the top-level Makefile (-include plugins/*/build.mk).
 #
-#   make pi-build  the plugin-local binaries (plugins/pi/bin/notesoup and
-#                  notesoup-helper, which the extension runs per request) and the
+#   make pi-build  the plugin-local binaries (plugins/pi/bin/notesoup,
+#                  notesoup-host, and notesoup-helper, which the extension
+#                  runs per request) and the
 #                  tool definitions generated from Go (plugins/pi/generated/tools.json)
 #   make pi-test   npm ci, typecheck, unit tests (also run by make plugin-test)
 #   make pi-e2e    the real pi (e2e/install.sh) against the scripted model
@@ -16,6 +17,7 @@ pi-build: build
 	mkdir -p $(PI_DIR)/bin
 	cp $(NOTESOUP) $(PI_DIR)/bin/notesoup.tmp && mv $(PI_DIR)/bin/notesoup.tmp $(PI_DIR)/bin/notesoup
 	cp $(NOTESOUP_HELPER) $(PI_DIR)/bin/notesoup-helper.tmp && mv $(PI_DIR)/bin/notesoup-helper.tmp $(PI_DIR)/bin/notesoup-helper
+	cp $(NOTESOUP_HOST) $(PI_DIR)/bin/notesoup-host.tmp && mv $(PI_DIR)/bin/notesoup-host.tmp $(PI_DIR)/bin/notesoup-host
 	$(GO) run ./$(PI_DIR)/gen -out $(PI_DIR)/generated/tools.json
 
 # npm ci from the committed lock: pinned typescript, @types/node and Pi

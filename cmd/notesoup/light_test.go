@@ -1,0 +1,90 @@
+//go:build !light
+
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/notesoup/notesoup/host"
+	"github.com/notesoup/notesoup/host/plugindir"
+	"github.com/notesoup/notesoup/internal/handover"
+	"github.com/notesoup/notesoup/internal/testbin"
+)
+
+// TestLightBuild: `make build`'s bin/notesoup is this command built with
+// the "light" tag beside the plain build named notesoup-host. It must link
+// none of the packages it leaves out, answer the one-shot commands itself,
+// and hand the MCP server, plugin mode, the plugin listing and every
+// command under an external plugin to notesoup-host.
+func TestLightBuild(t *testing.T) {
+	if pluginModeArg != host.PluginModeArg {
+		t.Fatalf("pluginModeArg %q differs from host.PluginModeArg %q", pluginModeArg, host.PluginModeArg)
+	}
+	out, err := exec.Command("go", "list", "-tags", "light", "-deps", ".").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, d := range strings.Fields(string(out)) {
+		for _, heavy := range []string{"google.golang.org/grpc", "google.golang.org/protobuf", "github.com/hashicorp/go-plugin", "github.com/modelcontextprotocol/go-sdk", "github.com/notesoup/notesoup/mcpserver"} {
+			if d == heavy || strings.HasPrefix(d, heavy+"/") || d == "github.com/notesoup/notesoup/host" {
+				t.Errorf("the light build links %s", d)
+			}
+		}
+	}
+
+	bin := t.TempDir()
+	light, full := filepath.Join(bin, "notesoup"), filepath.Join(bin, handover.HostBinary)
+	for _, b := range []struct{ out, tags string }{{light, "light"}, {full, ""}} {
+		if msg, err := exec.Command("go", "build", "-tags", b.tags, "-o", b.out, ".").CombinedOutput(); err != nil {
+			t.Fatalf("go build -tags %q: %v\n%s", b.tags, err, msg)
+		}
+	}
+	alone := filepath.Join(t.TempDir(), "notesoup")
+	if data, err := os.ReadFile(light); err != nil || os.WriteFile(alone, data, 0o755) != nil {
+		t.Fatalf("copying the light build: %v", err)
+	}
+	plugins := t.TempDir()
+	if msg, err := exec.Command("go", "build", "-o", filepath.Join(plugins, plugindir.Prefix+"claude"), "github.com/notesoup/notesoup/host/internal/testplugin").CombinedOutput(); err != nil {
+		t.Fatalf("building the test plugin: %v\n%s", err, msg)
+	}
+	const limits = `{"v":1,"op":"limits","caller":{"harness":"claude"},"args":{"model_window":200000}}`
+	tests := []struct {
+		name      string
+		bin       string
+		args      []string
+		pluginDir string
+		stdin     string
+		wantOut   string // substring of stdout
+		wantErr   string // substring of stderr; the exit is then non-zero
+	}{
+		{name: "answers the helper itself", bin: light, args: []string{"helper"}, stdin: limits, wantOut: `"source":"claude: model window"`},
+		{name: "hands the plugin listing over", bin: light, args: []string{"plugins", "--json"}, wantOut: `"source": "built-in"`},
+		{name: "hands every command over under an external plugin", bin: light, args: []string{"helper"}, pluginDir: plugins, stdin: limits, wantOut: `"source":"testplugin"`},
+		{name: "says what to install without notesoup-host", bin: alone, args: []string{"mcp"}, wantErr: "notesoup-host"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			home := t.TempDir()
+			cmd := exec.Command(tc.bin, tc.args...)
+			cmd.Env = append(testbin.SampleEnv(home), "NOTESOUP_PLUGIN_DIR="+tc.pluginDir, "PATH="+t.TempDir())
+			cmd.Stdin = strings.NewReader(tc.stdin)
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			err := cmd.Run()
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(stderr.String(), tc.wantErr) {
+					t.Fatalf("exit %v, stderr %q; want a failure naming %q", err, stderr.String(), tc.wantErr)
+				}
+				return
+			}
+			if err != nil || !strings.Contains(stdout.String(), tc.wantOut) {
+				t.Fatalf("exit %v, stdout %.300q, stderr %q; want stdout holding %q", err, stdout.String(), stderr.String(), tc.wantOut)
+			}
+		})
+	}
+}
