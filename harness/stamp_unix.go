@@ -1,4 +1,4 @@
-//go:build linux
+//go:build linux || darwin
 
 package harness
 
@@ -18,5 +18,5 @@ func stampOf(path string) (fileStamp, bool) {
 	if !ok {
 		return fileStamp{}, false
 	}
-	return fileStamp{Size: fi.Size(), MTime: fi.ModTime().UnixNano(), CTime: st.Ctim.Nano(), Inode: uint64(st.Ino)}, true
+	return fileStamp{Size: fi.Size(), MTime: fi.ModTime().UnixNano(), CTime: ctime(st), Inode: uint64(st.Ino)}, true
 }
