@@ -1,14 +1,12 @@
 package helper_test
 
 import (
-	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/notesoup/notesoup/host/plugindir"
 	"github.com/notesoup/notesoup/internal/testbin"
 )
 
@@ -21,10 +19,7 @@ func TestSlimHelperHandsOverToPlugins(t *testing.T) {
 		t.Fatal(err)
 	}
 	plugins := t.TempDir()
-	plug := filepath.Join(plugins, plugindir.Prefix+"claude")
-	if out, err := exec.Command("go", "build", "-o", plug, "github.com/notesoup/notesoup/host/internal/testplugin").CombinedOutput(); err != nil {
-		t.Fatalf("building the test plugin: %v\n%s", err, out)
-	}
+	testbin.TestPlugin(t, plugins, "claude")
 	alone := filepath.Join(t.TempDir(), "notesoup-helper")
 	data, err := os.ReadFile(slim)
 	if err != nil {
@@ -51,20 +46,9 @@ func TestSlimHelperHandsOverToPlugins(t *testing.T) {
 			cmd := exec.Command(tc.bin)
 			cmd.Env = append(testbin.SampleEnv(home), "NOTESOUP_PLUGIN_DIR="+tc.pluginDir, "PATH="+t.TempDir())
 			cmd.Stdin = strings.NewReader(limits)
-			var out, errb bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &out, &errb
-			err := cmd.Run()
-			if tc.wantErr != "" {
-				if err == nil || !strings.Contains(errb.String(), tc.wantErr) {
-					t.Fatalf("exit %v, stderr %q; want a failure saying %q", err, errb.String(), tc.wantErr)
-				}
-				return
-			}
-			if err != nil || !strings.Contains(out.String(), tc.wantOut) {
-				t.Fatalf("exit %v, stdout %q, stderr %q; want stdout holding %q", err, out.String(), errb.String(), tc.wantOut)
-			}
-			if tc.pluginDir == "" && strings.Contains(out.String(), "testplugin") {
-				t.Errorf("answered from a plugin with no override: %s", out.String())
+			out := testbin.Expect(t, cmd, tc.wantOut, tc.wantErr)
+			if tc.pluginDir == "" && strings.Contains(out, "testplugin") {
+				t.Errorf("answered from a plugin with no override: %s", out)
 			}
 		})
 	}

@@ -3,7 +3,6 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/notesoup/notesoup/host"
-	"github.com/notesoup/notesoup/host/plugindir"
 	"github.com/notesoup/notesoup/internal/handover"
 	"github.com/notesoup/notesoup/internal/testbin"
 )
@@ -49,9 +47,7 @@ func TestLightBuild(t *testing.T) {
 		t.Fatalf("copying the light build: %v", err)
 	}
 	plugins := t.TempDir()
-	if msg, err := exec.Command("go", "build", "-o", filepath.Join(plugins, plugindir.Prefix+"claude"), "github.com/notesoup/notesoup/host/internal/testplugin").CombinedOutput(); err != nil {
-		t.Fatalf("building the test plugin: %v\n%s", err, msg)
-	}
+	testbin.TestPlugin(t, plugins, "claude")
 	const limits = `{"v":1,"op":"limits","caller":{"harness":"claude"},"args":{"model_window":200000}}`
 	tests := []struct {
 		name      string
@@ -73,18 +69,7 @@ func TestLightBuild(t *testing.T) {
 			cmd := exec.Command(tc.bin, tc.args...)
 			cmd.Env = append(testbin.SampleEnv(home), "NOTESOUP_PLUGIN_DIR="+tc.pluginDir, "PATH="+t.TempDir())
 			cmd.Stdin = strings.NewReader(tc.stdin)
-			var stdout, stderr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			err := cmd.Run()
-			if tc.wantErr != "" {
-				if err == nil || !strings.Contains(stderr.String(), tc.wantErr) {
-					t.Fatalf("exit %v, stderr %q; want a failure naming %q", err, stderr.String(), tc.wantErr)
-				}
-				return
-			}
-			if err != nil || !strings.Contains(stdout.String(), tc.wantOut) {
-				t.Fatalf("exit %v, stdout %.300q, stderr %q; want stdout holding %q", err, stdout.String(), stderr.String(), tc.wantOut)
-			}
+			testbin.Expect(t, cmd, tc.wantOut, tc.wantErr)
 		})
 	}
 }

@@ -5,13 +5,11 @@ package main
 import (
 	"context"
 	"errors"
-	"os/exec"
-	"path/filepath"
 	"testing"
 
 	"github.com/notesoup/notesoup/harness"
 	"github.com/notesoup/notesoup/host"
-	"github.com/notesoup/notesoup/host/plugindir"
+	"github.com/notesoup/notesoup/internal/testbin"
 	"github.com/notesoup/notesoup/shared/reset"
 )
 
@@ -20,10 +18,7 @@ import (
 // the MCP server.
 func TestOneShotHonoursOverrides(t *testing.T) {
 	dir := t.TempDir()
-	plug := filepath.Join(dir, plugindir.Prefix+"pi")
-	if out, err := exec.Command("go", "build", "-o", plug, "github.com/notesoup/notesoup/host/internal/testplugin").CombinedOutput(); err != nil {
-		t.Fatalf("building the test plugin: %v\n%s", err, out)
-	}
+	testbin.TestPlugin(t, dir, "pi")
 	t.Setenv("NOTESOUP_PLUGIN_DIR", dir)
 	t.Setenv("NOTESOUP_HOME", t.TempDir())
 	o := newOneShot()

@@ -84,3 +84,38 @@ func SampleEnv(home string) []string {
 		"CODEX_HOME="+filepath.Join(samples, "codex"),
 	)
 }
+
+// TestPlugin builds the host's test plugin into dir as the external plugin
+// of harness (notesoup-harness-<harness>) and returns its path. It answers
+// Thresholds with the source "testplugin", so a test can tell its answers
+// from a built-in's.
+func TestPlugin(t testing.TB, dir, harness string) string {
+	t.Helper()
+	p := filepath.Join(dir, "notesoup-harness-"+harness)
+	cmd := exec.Command("go", "build", "-o", p, "./host/internal/testplugin")
+	cmd.Dir = Root()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("building the test plugin: %v\n%s", err, out)
+	}
+	return p
+}
+
+// Expect runs cmd and checks its outcome: with wantErr set, a non-zero exit
+// whose stderr holds wantErr; else a zero exit whose stdout holds wantOut.
+// It returns stdout.
+func Expect(t testing.TB, cmd *exec.Cmd, wantOut, wantErr string) string {
+	t.Helper()
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	if wantErr != "" {
+		if err == nil || !strings.Contains(stderr.String(), wantErr) {
+			t.Fatalf("%s: exit %v, stderr %q; want a failure saying %q", cmd.Path, err, stderr.String(), wantErr)
+		}
+		return stdout.String()
+	}
+	if err != nil || !strings.Contains(stdout.String(), wantOut) {
+		t.Fatalf("%s: exit %v, stdout %.300q, stderr %q; want stdout holding %q", cmd.Path, err, stdout.String(), stderr.String(), wantOut)
+	}
+	return stdout.String()
+}
