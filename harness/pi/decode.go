@@ -65,12 +65,16 @@ type node struct {
 	// rewrites; of a file read whole, the line's offset instead (a repeat
 	// is compared with the line itself, which is cheaper than hashing
 	// every line).
-	hash   uint64
-	seq    int64 // first address, 0 when the entry allocates none
-	nseq   int32 // addresses allocated: message + one per tool call
-	kind   entryKind
-	ord    int32 // window ordinal; -1 while unresolved or unknown
-	seg    int32 // index into index.missing for unknown segments, -1 if known
+	hash uint64
+	seq  int64 // first address, 0 when the entry allocates none
+	nseq int32 // addresses allocated: message + one per tool call
+	kind entryKind
+	ord  int32 // window ordinal; -1 while unresolved or unknown
+	seg  int32 // index into index.missing for unknown segments, -1 if known
+	// gap is the index into index.missing of the absent parent this entry
+	// names, -1 if none. It outlives seg: a retained boot re-anchors its
+	// window (seg -1) but the history before it is still missing.
+	gap    int32
 	boot   int32 // ordinal named by a retained notesoup boot marker, -1 if none
 	state  uint8 // link resolution: 0 new, 1 on the walk, 2 done
 	onPath bool
@@ -221,7 +225,7 @@ func buildIndex(f *jsonl.File, size int64, path string) (*index, error) {
 		if len(ix.nodes) >= 1<<31-1 || lr.Line >= 1<<31-1 {
 			return nil, ix.refuse(lr.Line, "too many entries for one session file")
 		}
-		n := node{parent: parentRoot, line: int32(lr.Line), hash: h, kind: e.kind, ord: -1, seg: -1, boot: bootOrdinal(line, &e, version)}
+		n := node{parent: parentRoot, line: int32(lr.Line), hash: h, kind: e.kind, ord: -1, seg: -1, gap: -1, boot: bootOrdinal(line, &e, version)}
 		if e.hasParent {
 			// Resolve the usual backward link now; keep the id only for a
 			// forward or missing reference, resolved after the read.
@@ -282,7 +286,7 @@ func (ix *index) resolve(headID string) (int32, error) {
 				ix.missing = append(ix.missing, parentID)
 				missingAt[parentID] = m
 			}
-			n.seg = m
+			n.seg, n.gap = m, m
 		}
 	}
 	ix.forward = nil
@@ -439,10 +443,13 @@ func (ix *index) summary(head int32) history.Summary {
 		} else {
 			ords[n.ord] = true
 		}
-		if n.parent == parentMissing {
+		if n.gap >= 0 {
 			sum.Notes = append(sum.Notes,
-				history.ProjectionNote{Kind: history.NoteGap, Line: int(n.line), Ref: ix.missing[n.seg],
-					Message: fmt.Sprintf("the entry on line %d names parent %q, which is not in %s: the history before it is missing", n.line, ix.missing[n.seg], ix.path)},
+				history.ProjectionNote{Kind: history.NoteGap, Line: int(n.line), Ref: ix.missing[n.gap],
+					Message: fmt.Sprintf("the entry on line %d names parent %q, which is not in %s: the history before it is missing", n.line, ix.missing[n.gap], ix.path)})
+		}
+		if n.gap >= 0 && n.seg >= 0 {
+			sum.Notes = append(sum.Notes,
 				history.ProjectionNote{Kind: history.NoteUnknownSegment, Line: int(n.line), Ref: ix.window(n),
 					Message: fmt.Sprintf("events from line %d on have no path to the session's root, so their window ordinal is unknown", n.line)})
 		}

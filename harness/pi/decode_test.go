@@ -394,3 +394,41 @@ func TestFastPathAgrees(t *testing.T) {
 		t.Errorf("only %d lines took the fast path", fast)
 	}
 }
+
+// TestRetainedBootAfterAMissingParent: a compaction that carries a retained
+// boot and names a parent the file lacks re-anchors its window (the boot
+// names it) while the history before it is still reported missing. The
+// fuzzer found this case panicking (testdata/fuzz/FuzzPiDecode).
+func TestRetainedBootAfterAMissingParent(t *testing.T) {
+	lines := []string{
+		`{"type":"session","version":3,"id":"s1","timestamp":"2026-12-02T10:00:00.000Z","cwd":"/w"}`,
+		`{"type":"message","id":"a1","parentId":null,"timestamp":"2026-12-02T10:00:01.000Z","message":{"role":"user","content":"hello"}}`,
+		`{"type":"compaction","id":"c1","parentId":"gone","timestamp":"2026-12-02T10:00:02.000Z","summary":"<notesoup-boot window=\"pi:s1:4\">","firstKeptEntryId":"a1","tokensBefore":5}`,
+	}
+	path := filepath.Join(t.TempDir(), "2026-12-02T10-00-00-000Z_s1.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, sum, err := decodeFile(t, path, history.DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gaps, unknown int
+	for _, n := range sum.Notes {
+		switch n.Kind {
+		case history.NoteGap:
+			gaps++
+			if n.Ref != "gone" {
+				t.Errorf("gap note names %q, want the missing parent %q", n.Ref, "gone")
+			}
+		case history.NoteUnknownSegment:
+			unknown++
+		}
+	}
+	if gaps != 1 || unknown != 0 {
+		t.Errorf("notes %+v: want one gap and no unknown segment (the boot names the window)", sum.Notes)
+	}
+	if sum.HeadWindow != "pi:s1:4" {
+		t.Errorf("head window %q, want pi:s1:4 (the retained boot's)", sum.HeadWindow)
+	}
+}
