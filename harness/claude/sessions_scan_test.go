@@ -1,11 +1,10 @@
 package claude
 
 import (
-	"bufio"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"testing"
+
+	"github.com/notesoup/notesoup/internal/scantest"
 )
 
 // infoView is what SessionInfo reads from a decoded line: every field, and
@@ -75,26 +74,7 @@ func TestDecodeInfoMatchesEncodingJSON(t *testing.T) {
 // TestDecodeInfoOnRealTranscripts runs every line Claude Code wrote in the
 // recorded scenarios through both paths.
 func TestDecodeInfoOnRealTranscripts(t *testing.T) {
-	files, _ := filepath.Glob("../../testdata/transcripts/claude/*/*.jsonl")
-	more, _ := filepath.Glob("../../testdata/transcripts/claude/*/*/*.jsonl")
-	files = append(files, more...)
-	if len(files) == 0 {
-		t.Fatal("no recorded Claude transcripts under testdata/transcripts/claude")
-	}
-	lines := 0
-	for _, f := range files {
-		fh, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(fh)
-		sc.Buffer(make([]byte, 1<<20), 32<<20)
-		for sc.Scan() {
-			checkInfo(t, sc.Bytes())
-			lines++
-		}
-		fh.Close()
-	}
+	lines := scantest.EachRecordedLine(t, func(line []byte) { checkInfo(t, line) }, "claude/*/*.jsonl", "claude/*/*/*.jsonl")
 	if lines < 100 {
 		t.Fatalf("only %d lines in the recorded transcripts", lines)
 	}

@@ -1,31 +1,17 @@
 package codex
 
 import (
-	"bufio"
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/notesoup/notesoup/internal/scantest"
 )
 
-// checkScanAgrees asserts the scanner's contract: whenever it takes a line
-// it decodes exactly what json.Unmarshal decodes into fastLine, and it never
-// takes a line json.Unmarshal rejects.
-func checkScanAgrees(t *testing.T, line []byte) {
+// checkScanAgrees asserts the scanner's contract (scantest.Agrees) and
+// reports whether it took the line.
+func checkScanAgrees(t *testing.T, line []byte) bool {
 	t.Helper()
-	got, ok := scanLine(line, true)
-	var want fastLine
-	err := json.Unmarshal(line, &want)
-	if !ok {
-		return
-	}
-	if err != nil {
-		t.Fatalf("scanner took %q, which json.Unmarshal rejects: %v", line, err)
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("scanner and json.Unmarshal differ on %q:\n scan %+v\n json %+v", line, got, want)
-	}
+	return scantest.Agrees(t, line, func(l []byte) (fastLine, bool) { return scanLine(l, true) })
 }
 
 func TestScanLineAgreesWithUnmarshal(t *testing.T) {
@@ -48,27 +34,12 @@ func TestScanLineAgreesWithUnmarshal(t *testing.T) {
 	for _, c := range cases {
 		checkScanAgrees(t, []byte(c))
 	}
-	paths, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "transcripts", "codex", "*", "*.jsonl"))
-	if len(paths) == 0 {
-		t.Fatal("no recordings")
-	}
-	taken, lines := 0, 0
-	for _, p := range paths {
-		f, err := os.Open(p)
-		if err != nil {
-			t.Fatal(err)
+	taken := 0
+	lines := scantest.EachRecordedLine(t, func(line []byte) {
+		if checkScanAgrees(t, line) {
+			taken++
 		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(nil, 1<<24)
-		for sc.Scan() {
-			lines++
-			checkScanAgrees(t, sc.Bytes())
-			if _, ok := scanLine(sc.Bytes(), true); ok {
-				taken++
-			}
-		}
-		f.Close()
-	}
+	}, "codex/*/*.jsonl")
 	if taken < lines*3/4 {
 		t.Errorf("the scanner took only %d of %d recorded lines", taken, lines)
 	}

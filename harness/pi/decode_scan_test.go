@@ -1,31 +1,16 @@
 package pi
 
 import (
-	"bufio"
-	"encoding/json"
-	"os"
-	"path/filepath"
-	"reflect"
 	"testing"
+
+	"github.com/notesoup/notesoup/internal/scantest"
 )
 
-// checkScanAgrees asserts the single-pass scanner's contract: whenever it
-// takes a line, it decodes exactly what json.Unmarshal decodes, and it never
-// takes a line json.Unmarshal rejects.
-func checkScanAgrees(t *testing.T, line []byte) {
+// checkScanAgrees asserts the scanner's contract (scantest.Agrees) and
+// reports whether it took the line.
+func checkScanAgrees(t *testing.T, line []byte) bool {
 	t.Helper()
-	got, ok := scanEntry(line, true)
-	var want fastEntry
-	err := json.Unmarshal(line, &want)
-	if !ok {
-		return
-	}
-	if err != nil {
-		t.Fatalf("scanner took %q, which json.Unmarshal rejects: %v", line, err)
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("scanner and json.Unmarshal differ on %q:\n scan %+v\n json %+v", line, got, want)
-	}
+	return scantest.Agrees(t, line, func(l []byte) (fastEntry, bool) { return scanEntry(l, true) })
 }
 
 func TestScanEntryAgreesWithUnmarshal(t *testing.T) {
@@ -54,26 +39,12 @@ func TestScanEntryAgreesWithUnmarshal(t *testing.T) {
 		checkScanAgrees(t, []byte(c))
 	}
 	// Every line of the real recordings is taken, and agrees.
-	paths, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "transcripts", "pi", "*", "*.jsonl"))
-	if len(paths) == 0 {
-		t.Fatal("no recordings")
-	}
 	taken := 0
-	for _, p := range paths {
-		f, err := os.Open(p)
-		if err != nil {
-			t.Fatal(err)
+	scantest.EachRecordedLine(t, func(line []byte) {
+		if checkScanAgrees(t, line) {
+			taken++
 		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(nil, 1<<24)
-		for sc.Scan() {
-			checkScanAgrees(t, sc.Bytes())
-			if _, ok := scanEntry(sc.Bytes(), true); ok {
-				taken++
-			}
-		}
-		f.Close()
-	}
+	}, "pi/*/*.jsonl")
 	if taken < 80 {
 		t.Errorf("the scanner took only %d recorded lines", taken)
 	}
