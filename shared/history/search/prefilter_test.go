@@ -72,22 +72,7 @@ func TestScanAcrossChunks(t *testing.T) {
 		for _, chunk := range []int{newScanner(p).overlap() + 1, 16, 23, 64} {
 			for at := 0; at <= len(filler); at++ {
 				text := filler[:at] + c.insert + filler[at:] + filler
-				path := filepath.Join(dir, "t.jsonl")
-				if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
-					t.Fatal(err)
-				}
-				f, _, err := openFile(path)
-				if err != nil {
-					t.Fatal(err)
-				}
-				w := &worker{buf: make([]byte, chunk)}
-				sc := newScanner(p)
-				done, _, _, _, err := w.scan(f, int64(len(text)), sc, false, nil)
-				f.Close()
-				if err != nil {
-					t.Fatal(err)
-				}
-				if got := done || sc.candidate(); got != c.want {
+				if got := scanCandidate(t, filepath.Join(dir, "t.jsonl"), text, p, chunk); got != c.want {
 					t.Fatalf("%s: chunk %d, insert at %d: candidate %v, want %v", c.name, chunk, at, got, c.want)
 				}
 			}
@@ -139,25 +124,32 @@ func TestLazyScanSettles(t *testing.T) {
 					k := min(j, len(text))
 					text = text[:k] + words[1] + text[k:]
 					want := strings.Contains(strings.ToLower(text), "alpha") && strings.Contains(strings.ToLower(text), "omega")
-					if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
-						t.Fatal(err)
-					}
-					f, _, err := openFile(path)
-					if err != nil {
-						t.Fatal(err)
-					}
-					w := &worker{buf: make([]byte, chunk)}
-					sc := newScanner(p)
-					done, _, _, _, err := w.scan(f, int64(len(text)), sc, false, nil)
-					f.Close()
-					if err != nil {
-						t.Fatal(err)
-					}
-					if got := done || sc.candidate(); got != want {
+					if got := scanCandidate(t, path, text, p, chunk); got != want {
 						t.Fatalf("chunk %d, %q at %d and %q at %d: candidate %v, want %v", chunk, words[0], i, words[1], j, got, want)
 					}
 				}
 			}
 		}
 	}
+}
+
+// scanCandidate writes text to path and reports whether the raw scan, read
+// in chunks of chunk bytes, leaves the file a candidate for plan p.
+func scanCandidate(t *testing.T, path, text string, p plan, chunk int) bool {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, _, err := openFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	w := &worker{buf: make([]byte, chunk)}
+	sc := newScanner(p)
+	done, _, _, _, err := w.scan(f, int64(len(text)), sc, false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return done || sc.candidate()
 }
