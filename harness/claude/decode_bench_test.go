@@ -6,12 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/notesoup/notesoup/internal/heaptest"
 	"github.com/notesoup/notesoup/shared/history"
 )
 
@@ -104,42 +103,6 @@ func genTranscript(tb testing.TB, dir string, size int64) (string, string, int64
 	return path, sid, written
 }
 
-// peakHeap runs f while sampling HeapAlloc (live data and garbage not yet
-// collected: what the process really holds) and returns the peak above the
-// starting heap.
-func peakHeap(f func()) uint64 {
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	base := ms.HeapAlloc
-	var peak uint64
-	var mu sync.Mutex
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		var s runtime.MemStats
-		for {
-			select {
-			case <-done:
-				return
-			case <-time.After(time.Millisecond):
-			}
-			runtime.ReadMemStats(&s)
-			mu.Lock()
-			if s.HeapAlloc > base && s.HeapAlloc-base > peak {
-				peak = s.HeapAlloc - base
-			}
-			mu.Unlock()
-		}
-	}()
-	f()
-	close(done)
-	wg.Wait()
-	return peak
-}
-
 // TestDecode200MBUnder64MBHeap generates a 200 MB transcript and checks the
 // decode (both passes, every event emitted) and a history_list over it stay
 // under 64 MB of heap.
@@ -149,7 +112,8 @@ func TestDecode200MBUnder64MBHeap(t *testing.T) {
 	var events int
 	var sum history.Summary
 	var err error
-	peak := peakHeap(func() {
+	const bound = 64 << 20
+	heaptest.Within(t, fmt.Sprintf("decode of %d MB", size>>20), bound, func() {
 		sum, err = Decoder{}.Decode(sess, history.DecodeOptions{}, func(history.Event) error { events++; return nil })
 	})
 	if err != nil {
@@ -158,14 +122,9 @@ func TestDecode200MBUnder64MBHeap(t *testing.T) {
 	if !sum.HeadKnown || events == 0 {
 		t.Fatalf("decode: %d events, summary %+v", events, sum)
 	}
-	const bound = 64 << 20
-	t.Logf("decode of %.0f MB: %d events, %d windows, peak heap %.1f MB", float64(size)/(1<<20), events, len(sum.Windows), float64(peak)/(1<<20))
-	if peak >= bound {
-		t.Errorf("decode peak heap %.1f MB, bound 64 MB", float64(peak)/(1<<20))
-	}
 	proj := history.Project(Decoder{}, sess, history.DecodeOptions{})
 	var page history.Page
-	peak = peakHeap(func() {
+	heaptest.Within(t, "history_list over it", bound, func() {
 		page, err = history.List(proj.Events, history.ListQuery{Query: "TURN 1234:", Limit: 50}, history.RenderOptions{})
 	})
 	if err != nil {
@@ -173,10 +132,6 @@ func TestDecode200MBUnder64MBHeap(t *testing.T) {
 	}
 	if len(page.Entries) != 1 {
 		t.Errorf("query found %d entries, want 1: %s", len(page.Entries), page.Text)
-	}
-	t.Logf("history_list over it: peak heap %.1f MB", float64(peak)/(1<<20))
-	if peak >= bound {
-		t.Errorf("list peak heap %.1f MB, bound 64 MB", float64(peak)/(1<<20))
 	}
 }
 

@@ -5,12 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/notesoup/notesoup/internal/heaptest"
 	"github.com/notesoup/notesoup/shared/history"
 )
 
@@ -108,33 +107,16 @@ func BenchmarkPiDecode(b *testing.B) {
 func TestDecodeMemoryBounded(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "big.jsonl")
 	turns := genSession(t, path, memTestBytes)
-	runtime.GC()
-	var peak atomic.Uint64
-	done := make(chan struct{})
-	sampled := make(chan struct{})
-	go func() {
-		defer close(sampled)
-		var ms runtime.MemStats
-		for {
-			runtime.ReadMemStats(&ms)
-			if ms.HeapAlloc > peak.Load() {
-				peak.Store(ms.HeapAlloc)
-			}
-			select {
-			case <-done:
-				return
-			case <-time.After(2 * time.Millisecond):
-			}
-		}
-	}()
 	var events, texts int
-	sum, err := Decoder{}.Decode(history.Session{Path: path}, history.DecodeOptions{}, func(e history.Event) error {
-		events++
-		texts += len(e.Text)
-		return nil
+	var sum history.Summary
+	var err error
+	heaptest.Within(t, fmt.Sprintf("decode of a %d MB session", memTestBytes>>20), heapLimit, func() {
+		sum, err = Decoder{}.Decode(history.Session{Path: path}, history.DecodeOptions{}, func(e history.Event) error {
+			events++
+			texts += len(e.Text)
+			return nil
+		})
 	})
-	close(done)
-	<-sampled
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,9 +127,5 @@ func TestDecodeMemoryBounded(t *testing.T) {
 	}
 	if !sum.HeadKnown || sum.HeadOrdinal < turns/200-1 {
 		t.Errorf("head %s known=%v ordinal %d after %d turns", sum.HeadWindow, sum.HeadKnown, sum.HeadOrdinal, turns)
-	}
-	t.Logf("%d MB session, %d turns, %d events: peak heap %.1f MB", memTestBytes>>20, turns, events, float64(peak.Load())/(1<<20))
-	if peak.Load() >= heapLimit {
-		t.Errorf("peak heap %d bytes, want under %d", peak.Load(), heapLimit)
 	}
 }
