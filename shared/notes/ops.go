@@ -135,22 +135,12 @@ func (sp *Space) List(req ListRequest) (ListResult, error) {
 			continue
 		}
 		start := len(res.Notes)
-		err := sc.sc.walk(func(n Name, path string, _ fs.DirEntry) error {
-			if !strings.HasPrefix(n.Rel, rel) {
-				return nil
-			}
-			head, size, mtime, err := rawRead(path, firstLineProbe)
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil // deleted since the walk
-			}
-			if err != nil {
-				return ioErr("read note "+n.String(), err)
-			}
-			res.Notes = append(res.Notes, NoteInfo{Name: n.String(), Size: size, Modified: mtime, FirstLine: FirstLine(string(head))})
-			return nil
-		})
+		files, err := sc.sc.readNotes(func(n Name) bool { return strings.HasPrefix(n.Rel, rel) }, firstLineProbe)
 		if err != nil {
 			return ListResult{}, err
+		}
+		for _, f := range files {
+			res.Notes = append(res.Notes, NoteInfo{Name: f.name.String(), Size: f.size, Modified: f.mtime, FirstLine: FirstLine(string(f.data))})
 		}
 		sortInfos(res.Notes[start:])
 	}

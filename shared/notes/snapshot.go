@@ -1,8 +1,6 @@
 package notes
 
 import (
-	"errors"
-	"io/fs"
 	"sort"
 	"time"
 )
@@ -27,19 +25,12 @@ func (sp *Space) Snapshot() (Snapshot, error) {
 	snap := Snapshot{Project: sp.root}
 	for _, sc := range []*scope{sp.project, sp.global} {
 		start := len(snap.Notes)
-		err := sc.walk(func(n Name, path string, _ fs.DirEntry) error {
-			data, _, mtime, err := rawRead(path, 0)
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil // deleted since the walk
-			}
-			if err != nil {
-				return ioErr("read note "+n.String(), err)
-			}
-			snap.Notes = append(snap.Notes, Note{Name: n.String(), Size: int64(len(data)), Modified: mtime, Content: string(data)})
-			return nil
-		})
+		files, err := sc.readNotes(func(Name) bool { return true }, 0)
 		if err != nil {
 			return Snapshot{}, err
+		}
+		for _, f := range files {
+			snap.Notes = append(snap.Notes, Note{Name: f.name.String(), Size: int64(len(f.data)), Modified: f.mtime, Content: string(f.data)})
 		}
 		ns := snap.Notes[start:]
 		sort.Slice(ns, func(i, j int) bool { return ns[i].Name < ns[j].Name })

@@ -1,0 +1,83 @@
+package notes
+
+import (
+	"errors"
+	"io/fs"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Reading many notes at once (List, Snapshot) spreads the reads over a few
+// goroutines. Each note costs four syscalls (open, fstat, read, close) of a
+// few microseconds each on a virtual machine, with nothing to share between
+// notes, so a boot block over 500 notes is bound by syscall latency that
+// more cores divide.
+const (
+	// maxReadWorkers caps the goroutines: past the cores, more only help a
+	// cold disk, and eight outstanding reads are plenty for that.
+	maxReadWorkers = 8
+	// notesPerWorker is the least work worth a goroutine; a scope of a few
+	// notes is read on the caller's goroutine.
+	notesPerWorker = 16
+)
+
+// noteFile is one note the walk found and what reading it gave.
+type noteFile struct {
+	name  Name
+	path  string
+	data  []byte // the whole note, or its first limit bytes
+	size  int64  // the note's full size
+	mtime time.Time
+	err   error
+}
+
+// readNotes walks the scope and reads every note keep accepts (its first
+// limit bytes, or all of it when limit is 0), in walk order. A note deleted
+// since the walk is dropped; any other failure is returned naming the note.
+//
+// The walk finishes before the reads start: on two cores, reading while
+// the walk goes on was slower (three goroutines for two cores).
+func (sc *scope) readNotes(keep func(Name) bool, limit int) ([]noteFile, error) {
+	var files []noteFile
+	err := sc.walk(func(n Name, path string, _ fs.DirEntry) error {
+		if keep(n) {
+			files = append(files, noteFile{name: n, path: path})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	read := func(f *noteFile) { f.data, f.size, f.mtime, f.err = rawRead(f.path, limit) }
+	if workers := min(runtime.GOMAXPROCS(0), maxReadWorkers, len(files)/notesPerWorker); workers > 1 {
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := next.Add(1) - 1; i < int64(len(files)); i = next.Add(1) - 1 {
+					read(&files[i])
+				}
+			}()
+		}
+		wg.Wait()
+	} else {
+		for i := range files {
+			read(&files[i])
+		}
+	}
+	kept := files[:0]
+	for _, f := range files {
+		switch {
+		case errors.Is(f.err, fs.ErrNotExist): // deleted since the walk
+		case f.err != nil:
+			return nil, ioErr("read note "+f.name.String(), f.err)
+		default:
+			kept = append(kept, f)
+		}
+	}
+	return kept, nil
+}
