@@ -210,13 +210,7 @@ func opResetEvent(ctx context.Context, s *service.Service, c service.Caller, arg
 	if err != nil {
 		return nil, &Error{Code: CodeInvalidArgument, Field: "args", Message: err.Error()}
 	}
-	acts, err := s.ResetEvent(ctx, c, ev)
-	if err != nil {
-		return nil, err
-	}
-	return struct {
-		Actions []service.ActionOut `json:"actions"`
-	}{acts}, nil
+	return s.ResetEvent(ctx, c, ev)
 }
 
 func opResetState(ctx context.Context, s *service.Service, c service.Caller, args json.RawMessage) (any, error) {

@@ -130,6 +130,14 @@ func sessionSeed(harness, session string) uint64 {
 	return h.Sum64()
 }
 
+// ResetOutcome is what one reset event did: the actions to perform and
+// whether step events can matter in the state it left
+// (reset.State.StepNeeded).
+type ResetOutcome struct {
+	Actions    []ActionOut `json:"actions"`
+	StepNeeded bool        `json:"step_needed"`
+}
+
 // ActionOut is a reset action with the texts its performer needs.
 type ActionOut struct {
 	reset.Action
@@ -138,16 +146,16 @@ type ActionOut struct {
 }
 
 // ResetEvent steps the caller's persisted reset state with one event.
-func (s *Service) ResetEvent(_ context.Context, c Caller, ev reset.Event) ([]ActionOut, error) {
+func (s *Service) ResetEvent(_ context.Context, c Caller, ev reset.Event) (ResetOutcome, error) {
 	if c.Harness == "" || c.Session == "" {
-		return nil, fmt.Errorf("reset events need the caller's harness and session id")
+		return ResetOutcome{}, fmt.Errorf("reset events need the caller's harness and session id")
 	}
 	if c.Subagent {
 		ev.Subagent = true
 	}
-	acts, err := s.stateStore().Apply(c.Harness, c.Session, sessionSeed(c.Harness, c.Session), ev)
+	next, acts, err := s.stateStore().Apply(c.Harness, c.Session, sessionSeed(c.Harness, c.Session), ev)
 	if err != nil {
-		return nil, err
+		return ResetOutcome{}, err
 	}
 	out := make([]ActionOut, len(acts))
 	for i, a := range acts {
@@ -155,12 +163,12 @@ func (s *Service) ResetEvent(_ context.Context, c Caller, ev reset.Event) ([]Act
 		if a.Kind == reset.ActInstallBoot {
 			t, err := reset.Handoff(a.Pool, a.Handoff)
 			if err != nil {
-				return nil, err
+				return ResetOutcome{}, err
 			}
 			out[i].HandoffText = t
 		}
 	}
-	return out, nil
+	return ResetOutcome{Actions: out, StepNeeded: next.StepNeeded()}, nil
 }
 
 // ResetState returns the caller's persisted reset state.

@@ -43,7 +43,7 @@ func TestStoreRefusesDamagedFiles(t *testing.T) {
 			if err := os.WriteFile(path, []byte(c.content), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			acts, err := st.Apply("codex", "s", 1, start)
+			_, acts, err := st.Apply("codex", "s", 1, start)
 			if !errors.Is(err, c.want) {
 				t.Fatalf("error %v (actions %v), want %v", err, acts, c.want)
 			}
@@ -69,7 +69,7 @@ func TestStoreStateFileIsADirectory(t *testing.T) {
 	if err := os.Mkdir(path, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.Apply("pi", "s", 1, start); err == nil || !strings.Contains(err.Error(), path) {
+	if _, _, err := st.Apply("pi", "s", 1, start); err == nil || !strings.Contains(err.Error(), path) {
 		t.Fatalf("err = %v, want a refusal naming %s", err, path)
 	}
 }

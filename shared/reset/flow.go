@@ -265,6 +265,13 @@ func (s State) Clone() State {
 // CutoffArmed reports whether the next main step must end the turn.
 func (s State) CutoffArmed() bool { return s.Cutoff != nil && !s.Cutoff.Released }
 
+// StepNeeded reports whether a step event could change this state or ask
+// for an action. It cannot while a turn runs with no cutoff armed, and
+// then a harness may leave step events out until another event's answer
+// says otherwise: each one is a helper process before a model request, on
+// every request of every turn. TestExhaustive holds Step to this.
+func (s State) StepNeeded() bool { return !s.TurnRunning || s.CutoffArmed() }
+
 // Messages the flow gives to users and models.
 const (
 	msgSubagentReset  = "empty_brain resets the main conversation's window, and a subagent cannot do that. Put what matters in the notes instead; the main agent decides when its window is reset."

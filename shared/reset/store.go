@@ -124,15 +124,17 @@ func (st Store) Update(harness, session string, seed uint64, fn func(State) (Sta
 }
 
 // Apply steps the session's persisted state with one event and returns the
-// actions, all under the lock.
-func (st Store) Apply(harness, session string, seed uint64, ev Event) ([]Action, error) {
-	var acts []Action
+// state it left and the actions, all under the lock.
+func (st Store) Apply(harness, session string, seed uint64, ev Event) (State, []Action, error) {
+	var (
+		next State
+		acts []Action
+	)
 	err := st.Update(harness, session, seed, func(s State) (State, error) {
-		var next State
 		next, acts = Step(s, ev)
 		return next, nil
 	})
-	return acts, err
+	return next, acts, err
 }
 
 func readState(path, session string, seed uint64) (State, error) {

@@ -14,11 +14,11 @@ func TestStoreApplyPersistsAcrossProcesses(t *testing.T) {
 	st := Store{Dir: filepath.Join(t.TempDir(), "state")}
 	// Each call stands for a new process: only the file carries state.
 	for _, ev := range []Event{start, tool(`"w"`, ""), step} {
-		if _, err := st.Apply("claude", "sess-1", 5, ev); err != nil {
+		if _, _, err := st.Apply("claude", "sess-1", 5, ev); err != nil {
 			t.Fatal(err)
 		}
 	}
-	acts, err := st.Apply("claude", "sess-1", 5, completed)
+	_, acts, err := st.Apply("claude", "sess-1", 5, completed)
 	if err != nil || len(acts) != 1 || acts[0].Kind != ActRunCompaction {
 		t.Fatalf("actions %+v, %v", acts, err)
 	}
@@ -58,7 +58,7 @@ func TestStoreRefusesCorruptAndNewer(t *testing.T) {
 		if err := os.WriteFile(path, []byte(c.content), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		_, err := st.Apply("pi", "s", 1, step)
+		_, _, err := st.Apply("pi", "s", 1, step)
 		if !errors.Is(err, c.want) {
 			t.Errorf("%s: error %v, want %v", c.name, err, c.want)
 			continue

@@ -39,7 +39,7 @@ async function caller($: EngineInterface, subagent = false): Promise<Caller> {
     S.head = undefined
     S.warningDue = undefined
     if (!first) S.cap = ''
-    await callHelper($, 'reset.event', { harness: 'claude', session, cwd }, { type: 'session_changed', session, ...(S.compactDisabled ? { compact_disabled: true } : {}) })
+    noteStepNeeded(await callHelper($, 'reset.event', { harness: 'claude', session, cwd }, { type: 'session_changed', session, ...(S.compactDisabled ? { compact_disabled: true } : {}) }))
   }
   const c: Caller = { harness: 'claude', session, cwd }
   if (S.transcript && S.transcriptSession === session) c.transcript = S.transcript
@@ -51,11 +51,21 @@ async function caller($: EngineInterface, subagent = false): Promise<Caller> {
 /** Steps the persisted reset flow with one event; a helper failure is one refuse action. */
 async function flow($: EngineInterface, event: Record<string, unknown>, subagent = false): Promise<Action[]> {
   const r = await callHelper($, 'reset.event', await caller($, subagent), event)
+  noteStepNeeded(r)
   if (!r.ok) {
     await $.ui.log(`notesoup: reset.event ${String(event.type)} failed: ${r.error.message}`, { to: 'debug' })
     return [{ kind: 'refuse', message: r.error.message }]
   }
   return ((r.result as { actions?: Action[] }).actions ?? [])
+}
+
+/**
+ * Keeps what a reset.event answer says of step events; a failed call or an
+ * answer without the field makes it unknown, so steps are sent again.
+ */
+function noteStepNeeded(r: HelperReply): void {
+  const v = r.ok ? (r.result as { step_needed?: unknown }).step_needed : undefined
+  S.stepNeeded = typeof v === 'boolean' ? v : undefined
 }
 
 /** The persisted flow state, or undefined when the helper cannot say. */
@@ -281,7 +291,10 @@ export async function onTurnStart($: EngineInterface, e: Parameters<Hooks['turn.
 export async function* onTurnStep($: EngineInterface, e: Parameters<Hooks['turn.step']>[1], next: Parameters<Hooks['turn.step']>[2]) {
   if (S.disabled || e.agentId !== undefined) return yield* next(e)
   await checkBudget($)
-  const acts = await flow($, { type: 'step' })
+  // A step cannot change the flow while the last answer says so (no cutoff
+  // armed, the turn recorded as running): leaving it out saves a helper
+  // process before this model request.
+  const acts = S.stepNeeded === false ? [] : await flow($, { type: 'step' })
   if (S.inputInTurn) {
     S.inputInTurn = false
     await flow($, { type: 'input_delivered' })

@@ -59,6 +59,12 @@ export type ModState = {
   submitted?: Origin
   /** A confirmed commit permits the one queued continuation. */
   continuationReady: boolean
+  /**
+   * reset.event's last step_needed: false while a turn runs with no cutoff
+   * armed, when a step event can change nothing and is left out (one helper
+   * process less before every model request). Unknown until an answer says.
+   */
+  stepNeeded?: boolean
   /** True while a main turn runs. */
   turnRunning: boolean
   /** Natural input arrived while a turn ran and is not yet delivered. */

@@ -60,7 +60,7 @@ function helperAnswer(f: Fake, req: { op: string; caller: Record<string, unknown
         f.errors.push(`sent ${canon(req.args)} for ${String(req.caller.session)}, scenario wants ${canon(step.event)} for ${step.session}`)
       }
       f.last = step
-      return { actions: step.actions }
+      return { actions: step.actions, step_needed: step.step_needed }
     }
     case 'reset.state':
       return { window: f.last?.window ?? 0, warned: f.last?.warned ?? false }

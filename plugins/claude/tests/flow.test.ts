@@ -184,7 +184,7 @@ test('STOP consumed by native automatic compaction: boot answered, no second res
   expect(stop.text).toContain('reset when the current turn ends')
   expect(f.commands).toEqual([])
   const c = await compact($, undefined, 'auto')
-  expect(c.messages?.[0]?.text).toBe(fakeBoot({ ordinal: 1, handoff: (SCENARIOS.stop_consumed_by_native?.[5]?.actions[0] as { handoff_text?: string }).handoff_text }))
+  expect(c.messages?.[0]?.text).toBe(fakeBoot({ ordinal: 1, handoff: (SCENARIOS.stop_consumed_by_native?.find((x) => x.event.type === 'native_compaction')?.actions[0] as { handoff_text?: string }).handoff_text }))
   const cut = await step($, 't1', 1)
   expect(cut.result.stopReason).toBe('end_turn')
   await complete($)

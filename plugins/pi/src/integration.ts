@@ -110,6 +110,12 @@ export class Integration {
 	private inputWaiting = false;
 	/** requestsInRun counts the model requests of the current run. */
 	private requestsInRun = 0;
+	/**
+	 * stepNeeded is reset.event's last step_needed and the session it was
+	 * asked for: false (no cutoff armed, the run recorded) lets step events
+	 * be left out, one helper process less before each model request.
+	 */
+	private stepNeeded: { session: string | undefined; value: boolean } | undefined;
 	/** lastMeasured is the context size measured last (each is checked once). */
 	private lastMeasured: number | undefined;
 	/** measuring serializes measurements. */
@@ -143,7 +149,10 @@ export class Integration {
 
 	/** event steps the reset flow with one event and returns its actions. */
 	async event(ctx: Ctx, ev: Record<string, unknown>): Promise<Action[]> {
-		const r = await this.call({ op: "reset.event", caller: this.caller(ctx), args: ev });
+		const c = this.caller(ctx);
+		this.stepNeeded = undefined; // unknown until this answer says
+		const r = await this.call({ op: "reset.event", caller: c, args: ev });
+		if (typeof r?.step_needed === "boolean") this.stepNeeded = { session: c.session, value: r.step_needed };
 		const acts: Action[] = r?.actions ?? [];
 		for (const a of acts) {
 			if (a.kind === "nothing" && a.message) this.log(`reset ${ev.type}: ${a.message}`);
@@ -282,7 +291,8 @@ export class Integration {
 	/**
 	 * step runs before every model request of a run (Pi's context event,
 	 * which Pi awaits before sending). The first request of a run is the
-	 * turn's start; every later one is a step of the flow. Natural input
+	 * turn's start; every later one is a step of the flow, sent unless the
+	 * last answer said steps cannot matter (step_needed). Natural input
 	 * steered into the run reaches the model with this request. An end_turn
 	 * answer aborts the run before the request is sent (the tools of the
 	 * batch have all finished by then).
@@ -293,6 +303,8 @@ export class Integration {
 			await this.event(ctx, { type: "input_delivered" });
 		}
 		if (this.requestsInRun++ === 0) return;
+		const known = this.stepNeeded;
+		if (known?.value === false && known.session === ctx.sessionManager.getSessionId()) return;
 		const acts = await this.event(ctx, { type: "step" });
 		if (acts.some((a) => a.kind === "end_turn")) {
 			this.selfAbort = true;

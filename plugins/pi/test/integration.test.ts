@@ -122,6 +122,19 @@ test("reset with terminate:true and after a manual abort", async () => {
 	}
 });
 
+test("steps: left out while the flow says they cannot matter, sent again once a cutoff is armed", async () => {
+	const f = setup();
+	await f.integ.agentStart(f.ctx);
+	await f.integ.step(f.ctx); // first request of the run: not a step
+	await f.integ.step(f.ctx);
+	await f.integ.step(f.ctx);
+	assert.deepEqual(events(f), ["turn_started"], "no cutoff armed: the steps change nothing and are not sent");
+	await f.integ.emptyBrain({}, f.ctx); // arms the cutoff for this batch
+	await f.integ.step(f.ctx);
+	assert.deepEqual(events(f), ["turn_started", "reset_requested", "step"]);
+	assert.equal(f.ctx.aborted, 1, "the step the cutoff needed was sent and ended the run");
+});
+
 test("budget: one warning per window, then the hard point ends the run at the next request", async () => {
 	// Window 200,000: native 183,616, hard 175,424, warning 159,040.
 	const f = setup(200000);
