@@ -15,8 +15,8 @@ import (
 // notes, so a boot block over 500 notes is bound by syscall latency that
 // more cores divide.
 const (
-	// maxReadWorkers caps the goroutines: past the cores, more only help a
-	// cold disk, and eight outstanding reads are plenty for that.
+	// maxReadWorkers caps the goroutines (never more than GOMAXPROCS
+	// either): past eight, a few hundred small reads gain nothing more.
 	maxReadWorkers = 8
 	// notesPerWorker is the least work worth a goroutine; a scope of a few
 	// notes is read on the caller's goroutine.
