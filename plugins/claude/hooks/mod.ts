@@ -39,7 +39,7 @@ async function caller($: EngineInterface, subagent = false): Promise<Caller> {
     S.head = undefined
     S.warningDue = undefined
     if (!first) S.cap = ''
-    noteStepNeeded(await callHelper($, 'reset.event', { harness: 'claude', session, cwd }, { type: 'session_changed', session, ...(S.compactDisabled ? { compact_disabled: true } : {}) }))
+    await resetEvent($, { harness: 'claude', session, cwd }, { type: 'session_changed', session, ...(S.compactDisabled ? { compact_disabled: true } : {}) })
   }
   const c: Caller = { harness: 'claude', session, cwd }
   if (S.transcript && S.transcriptSession === session) c.transcript = S.transcript
@@ -50,8 +50,7 @@ async function caller($: EngineInterface, subagent = false): Promise<Caller> {
 
 /** Steps the persisted reset flow with one event; a helper failure is one refuse action. */
 async function flow($: EngineInterface, event: Record<string, unknown>, subagent = false): Promise<Action[]> {
-  const r = await callHelper($, 'reset.event', await caller($, subagent), event)
-  noteStepNeeded(r)
+  const r = await resetEvent($, await caller($, subagent), event)
   if (!r.ok) {
     await $.ui.log(`notesoup: reset.event ${String(event.type)} failed: ${r.error.message}`, { to: 'debug' })
     return [{ kind: 'refuse', message: r.error.message }]
@@ -59,13 +58,30 @@ async function flow($: EngineInterface, event: Record<string, unknown>, subagent
   return ((r.result as { actions?: Action[] }).actions ?? [])
 }
 
+/** reset.event calls started, and those not yet answered (see resetEvent). */
+let eventsStarted = 0
+let eventsInFlight = 0
+
 /**
- * Keeps what a reset.event answer says of step events; a failed call or an
- * answer without the field makes it unknown, so steps are sent again.
+ * Runs one reset.event and keeps what its answer says of step events. A
+ * false is kept only from a call no other reset.event overlapped: answers
+ * can come back in another order than the helper applied their events, and
+ * a false from an event applied before a sibling's empty_brain would
+ * otherwise hide the cutoff that call armed. A failed call or an answer
+ * without the field leaves it unknown, so steps are sent again.
  */
-function noteStepNeeded(r: HelperReply): void {
-  const v = r.ok ? (r.result as { step_needed?: unknown }).step_needed : undefined
-  S.stepNeeded = typeof v === 'boolean' ? v : undefined
+async function resetEvent($: EngineInterface, c: Caller, event: Record<string, unknown>): Promise<HelperReply> {
+  const mine = ++eventsStarted
+  const overlappedAtStart = ++eventsInFlight > 1
+  try {
+    const r = await callHelper($, 'reset.event', c, event)
+    const v = r.ok ? (r.result as { step_needed?: unknown }).step_needed : undefined
+    const overlapped = overlappedAtStart || eventsStarted !== mine
+    S.stepNeeded = v === true || (v === false && !overlapped) ? v : undefined
+    return r
+  } finally {
+    eventsInFlight--
+  }
 }
 
 /** The persisted flow state, or undefined when the helper cannot say. */

@@ -29,6 +29,8 @@ export type Fake = {
   last?: FixtureStep
   /** The limits the helper answers (default: unresolved). */
   limits: Record<string, unknown>
+  /** A request whose answer waits for the test (holdNext). */
+  hold?: { op: string; released: Promise<void> }
 }
 
 /** Canonical JSON: objects with sorted keys, so field order never matters. */
@@ -56,8 +58,8 @@ function helperAnswer(f: Fake, req: { op: string; caller: Record<string, unknown
         f.errors.push(`unexpected event ${canon(req.args)} (scenario exhausted)`)
         return { actions: [{ kind: 'nothing' }] }
       }
-      if (canon(step.event) !== canon(req.args) || step.session !== req.caller.session) {
-        f.errors.push(`sent ${canon(req.args)} for ${String(req.caller.session)}, scenario wants ${canon(step.event)} for ${step.session}`)
+      if (canon(step.event) !== canon(req.args) || step.session !== req.caller.session || !!step.subagent !== !!req.caller.subagent) {
+        f.errors.push(`sent ${canon(req.args)} for ${String(req.caller.session)}${req.caller.subagent ? ' (subagent)' : ''}, scenario wants ${canon(step.event)} for ${step.session}${step.subagent ? ' (subagent)' : ''}`)
       }
       f.last = step
       return { actions: step.actions, step_needed: step.step_needed }
@@ -73,6 +75,17 @@ function helperAnswer(f: Fake, req: { op: string; caller: Record<string, unknown
     default:
       return { text: `answered ${req.op}`, data: null }
   }
+}
+
+/**
+ * Holds the answer to the next request for op until the returned function
+ * is called: the helper has applied it, the module has not heard back.
+ */
+export function holdNext(f: Fake, op: string): () => void {
+  let release = () => {}
+  const released = new Promise<void>((r) => (release = r))
+  f.hold = { op, released }
+  return release
 }
 
 /** Installs the fake beneath the plugin, playing scenario `name` (none: no reset events expected). */
@@ -106,7 +119,15 @@ export function install(on: On, name?: string): Fake {
     const stdout = f.failOps.includes(req.op)
       ? JSON.stringify({ v: 1, ok: false, error: { code: 'failed', message: `fake: ${req.op} failed` } })
       : JSON.stringify({ v: 1, ok: true, result: helperAnswer(f, req) })
-    return { value: { exitCode: 0, stdout, stderr: '', isStdoutTruncated: false, isStderrTruncated: false } }
+    const value = { exitCode: 0, stdout, stderr: '', isStdoutTruncated: false, isStderrTruncated: false }
+    // The answer is decided now (the helper applied the event), but a held
+    // request is answered only when the test releases it.
+    const held = f.hold
+    if (held && held.op === req.op) {
+      f.hold = undefined
+      return held.released.then(() => ({ value }))
+    }
+    return { value }
   })
   on('command.run', ($, e) => {
     f.commands.push({ command: e.command, ...(e.args ? { args: e.args } : {}) })

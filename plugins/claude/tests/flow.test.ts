@@ -4,7 +4,7 @@
 // real flow) and performs the actions it gets back.
 import { describe, expect, mock, test } from 'claude-code/testing'
 import type { Engine, MockClock } from 'claude-code/testing'
-import { canon, FAKE_WARNING, fakeBoot, install, type Fake } from './fake'
+import { canon, FAKE_WARNING, fakeBoot, holdNext, install, type Fake } from './fake'
 import { SCENARIOS } from './flow.gen'
 
 const MARKER = 'notesoup-reset:1:2'
@@ -192,6 +192,31 @@ test('STOP consumed by native automatic compaction: boot answered, no second res
   settle(f)
 })
 
+test('answers out of order: a stale "steps need not be sent" cannot hide the cutoff', async ($, on) => {
+  const f = install(on, 'overlapping_answers')
+  const clock = mock.clock(on)
+  await startSession($)
+  await turnStart($)
+  await step($) // the flow answered turn_started with step_needed false: not sent
+  // A subagent's empty_brain is applied first and answered last.
+  const release = holdNext(f, 'reset.event')
+  const sub = $.tool.run({ tool: 'mcp__notesoup__empty_brain', tool_use_id: 'toolu_s', agentId: 'a1' } as never)
+  await until(clock, () => f.requests.filter((r) => r.op === 'reset.event').length === 3, 'the subagent event')
+  const main = await emptyBrain($, {})
+  expect(main.result).toContain('emptied when this turn ends')
+  release()
+  expect((await sub).deny).toContain('subagent')
+  // The subagent's answer (step_needed false) overlapped the main one: the
+  // step is sent and the armed cutoff ends the turn.
+  const cut = await step($, 't1', 1)
+  expect(cut.result.stopReason).toBe('end_turn')
+  await complete($)
+  expect(f.commands[0]?.command).toBe('compact')
+  const c = await compact($, f.commands[0]?.args)
+  await keep($, c.messages?.[0]?.text ?? '')
+  settle(f)
+})
+
 test('accepted natural input releases the cutoff and owns the continuation', async ($, on) => {
   const f = install(on, 'natural_input')
   await startSession($)
@@ -222,6 +247,10 @@ test('failed commit: the rejected command is reported, the request retried after
   await step($, 't1', 1)
   await complete($)
   await until(clock, () => f.steps.length === 3, 'compaction_failed')
+  // Let the module hear the answer before the next turn: an event still in
+  // flight would overlap turn_started, and the module then sends the next
+  // step to be safe, which this scenario does not list.
+  await clock.settle()
   await turnStart($, 't2')
   await step($, 't2')
   await complete($, 'answer', 't2')

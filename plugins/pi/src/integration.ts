@@ -116,6 +116,9 @@ export class Integration {
 	 * be left out, one helper process less before each model request.
 	 */
 	private stepNeeded: { session: string | undefined; value: boolean } | undefined;
+	/** eventsStarted and eventsInFlight count reset.event calls (see event). */
+	private eventsStarted = 0;
+	private eventsInFlight = 0;
 	/** lastMeasured is the context size measured last (each is checked once). */
 	private lastMeasured: number | undefined;
 	/** measuring serializes measurements. */
@@ -147,12 +150,26 @@ export class Integration {
 		return c;
 	}
 
-	/** event steps the reset flow with one event and returns its actions. */
+	/**
+	 * event steps the reset flow with one event and returns its actions. It
+	 * keeps the answer's step_needed, but a false only from a call no other
+	 * event overlapped: answers can come back in another order than the
+	 * helper applied them, and a false from an event applied before a
+	 * sibling's empty_brain would hide the cutoff that one armed.
+	 */
 	async event(ctx: Ctx, ev: Record<string, unknown>): Promise<Action[]> {
 		const c = this.caller(ctx);
 		this.stepNeeded = undefined; // unknown until this answer says
-		const r = await this.call({ op: "reset.event", caller: c, args: ev });
-		if (typeof r?.step_needed === "boolean") this.stepNeeded = { session: c.session, value: r.step_needed };
+		const mine = ++this.eventsStarted;
+		const overlappedAtStart = ++this.eventsInFlight > 1;
+		let r: any;
+		try {
+			r = await this.call({ op: "reset.event", caller: c, args: ev });
+		} finally {
+			this.eventsInFlight--;
+		}
+		const overlapped = overlappedAtStart || this.eventsStarted !== mine;
+		if (r?.step_needed === true || (r?.step_needed === false && !overlapped)) this.stepNeeded = { session: c.session, value: r.step_needed };
 		const acts: Action[] = r?.actions ?? [];
 		for (const a of acts) {
 			if (a.kind === "nothing" && a.message) this.log(`reset ${ev.type}: ${a.message}`);

@@ -11,6 +11,12 @@ import { callHelper, type Request } from "../src/helper.ts";
 import { BOOT_TYPE, CONTINUATION_PROMPT, CUTOFF_TEXT, Integration, NONE_KEPT, type Ctx } from "../src/integration.ts";
 import { BIN } from "./bin.ts";
 
+/** A request whose answer waits until the test releases it. */
+interface Hold {
+	matches: (r: Request) => boolean;
+	released: Promise<void>;
+}
+
 interface Fake {
 	integ: Integration;
 	ctx: Ctx & { tokens: number | null; aborted: number; entries: any[]; idle: boolean };
@@ -18,18 +24,25 @@ interface Fake {
 	sent: any[];
 	user: string[];
 	logs: string[];
+	/** hold delays the answer to the next request matches accepts until the returned function runs. */
+	hold: (matches: (r: Request) => boolean) => () => void;
 }
 
 function setup(window = 200000): Fake {
 	// A private notesoup home per test: reset state and notes start empty.
 	process.env.NOTESOUP_HOME = mkdtempSync(join(tmpdir(), "pi-home-"));
 	const requests: Request[] = [];
+	const holds: Hold[] = [];
 	const sent: any[] = [];
 	const user: string[] = [];
 	const logs: string[] = [];
-	const call = (req: Request, signal?: AbortSignal) => {
+	const call = async (req: Request, signal?: AbortSignal) => {
 		requests.push(req);
-		return callHelper(BIN, req, signal);
+		const answer = await callHelper(BIN, req, signal);
+		// A held request has been applied by the helper; its answer waits.
+		const held = holds.findIndex((h) => h.matches(req));
+		if (held >= 0) await holds.splice(held, 1)[0].released;
+		return answer;
 	};
 	const integ = new Integration(call, { sendMessage: (m) => sent.push(m), sendUserMessage: (t) => user.push(t) }, (m) => logs.push(m));
 	const sid = `unit-${Math.random().toString(16).slice(2)}`;
@@ -63,7 +76,13 @@ function setup(window = 200000): Fake {
 			})();
 		},
 	};
-	return { integ, ctx, requests, sent, user, logs };
+	const hold = (matches: (r: Request) => boolean) => {
+		let release = () => {};
+		const released = new Promise<void>((r) => (release = r));
+		holds.push({ matches, released });
+		return release;
+	};
+	return { integ, ctx, requests, sent, user, logs, hold };
 }
 
 const events = (f: Fake) => f.requests.filter((r) => r.op === "reset.event").map((r) => (r.args as any).type);
@@ -133,6 +152,24 @@ test("steps: left out while the flow says they cannot matter, sent again once a 
 	await f.integ.step(f.ctx);
 	assert.deepEqual(events(f), ["turn_started", "reset_requested", "step"]);
 	assert.equal(f.ctx.aborted, 1, "the step the cutoff needed was sent and ended the run");
+});
+
+test("steps: a stale answer that overlapped another event cannot hide the cutoff", async () => {
+	const f = setup();
+	await f.integ.agentStart(f.ctx);
+	await f.integ.step(f.ctx); // first request of the run
+	// Input Pi accepts as idle (so no delivery is pending on our side) is
+	// applied first, with step_needed false, and answered last.
+	const release = f.hold((r) => r.op === "reset.event" && (r.args as any).type === "input_accepted");
+	const typed = f.integ.input("rpc", f.ctx);
+	while (!events(f).includes("input_accepted")) await new Promise((r) => setTimeout(r, 5));
+	await f.integ.emptyBrain({}, f.ctx); // applied second: the cutoff is armed (true)
+	release();
+	await typed;
+	await f.integ.step(f.ctx);
+	// The step must reach the flow: the cutoff is armed (and natural input
+	// releases it there).
+	assert.deepEqual(events(f), ["turn_started", "input_accepted", "reset_requested", "step"], "the overlapped false was not trusted: the step was sent");
 });
 
 test("budget: one warning per window, then the hard point ends the run at the next request", async () => {
