@@ -240,38 +240,19 @@ func unescape(raw []byte, high bool) string {
 			r++
 			continue
 		}
-		switch e := raw[r+1]; e {
-		case 'b':
-			b.WriteByte('\b')
-		case 'f':
-			b.WriteByte('\f')
-		case 'n':
-			b.WriteByte('\n')
-		case 'r':
-			b.WriteByte('\r')
-		case 't':
-			b.WriteByte('\t')
-		case 'u':
-			rr := hex4(raw[r+2:])
-			r += 6
-			if utf16.IsSurrogate(rr) {
-				rr1 := rune(-1)
-				if r+6 <= len(raw) && raw[r] == '\\' && raw[r+1] == 'u' {
-					rr1 = hex4(raw[r+2:])
-				}
-				if dec := utf16.DecodeRune(rr, rr1); dec != unicode.ReplacementChar {
-					r += 6
-					b.WriteRune(dec)
-					continue
-				}
-				rr = unicode.ReplacementChar
+		if e := raw[r+1]; e != 'u' {
+			// A simple escape, or (unvalidated input) any other byte,
+			// which is kept without its backslash.
+			if c := unescapeByte[e]; c != 0 {
+				e = c
 			}
-			b.WriteRune(rr)
-			continue
-		default: // '"', '\\', '/'
 			b.WriteByte(e)
+			r += 2
+			continue
 		}
-		r += 2
+		var rr rune
+		rr, r = decodeU(raw, r)
+		b.WriteRune(rr)
 	}
 	return b.String()
 }
@@ -332,23 +313,31 @@ func unescapeInto(b, raw []byte) (w int, high bool) {
 			w, r = w+1, r+1
 			continue
 		}
-		rr := hex4(raw[r+2:])
-		r += 6
-		if utf16.IsSurrogate(rr) {
-			rr1 := rune(-1)
-			if r+6 <= len(raw) && raw[r] == '\\' && raw[r+1] == 'u' {
-				rr1 = hex4(raw[r+2:])
-			}
-			if dec := utf16.DecodeRune(rr, rr1); dec != unicode.ReplacementChar {
-				r += 6
-				w += utf8.EncodeRune(b[w:], dec)
-				continue
-			}
-			rr = unicode.ReplacementChar
-		}
+		var rr rune
+		rr, r = decodeU(raw, r)
 		w += utf8.EncodeRune(b[w:], rr)
 	}
 	return w, high
+}
+
+// decodeU decodes the \u escape at raw[r] (validU holds there) as
+// encoding/json does: a surrogate pair followed by its second half becomes
+// one rune, a lone surrogate U+FFFD. It returns the rune and the index
+// after what it read.
+func decodeU(raw []byte, r int) (rune, int) {
+	rr := hex4(raw[r+2:])
+	r += 6
+	if !utf16.IsSurrogate(rr) {
+		return rr, r
+	}
+	rr1 := rune(-1)
+	if r+6 <= len(raw) && raw[r] == '\\' && raw[r+1] == 'u' {
+		rr1 = hex4(raw[r+2:])
+	}
+	if dec := utf16.DecodeRune(rr, rr1); dec != unicode.ReplacementChar {
+		return dec, r + 6
+	}
+	return unicode.ReplacementChar, r
 }
 
 // unescapeRunGo copies src to dst, translating the simple escapes, until a
