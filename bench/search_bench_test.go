@@ -13,9 +13,9 @@ import (
 func sources(ci corpusInfo) []search.Source {
 	l := ci.Layout
 	return []search.Source{
-		{Harness: history.HarnessClaude, Files: func() ([]history.Session, error) { return search.ClaudeFiles([]string{l.Claude}) }, Decoder: claude.Decoder{}},
-		{Harness: history.HarnessPi, Files: func() ([]history.Session, error) { return search.PiFiles([]string{l.Pi}) }, Decoder: pi.Decoder{}},
-		{Harness: history.HarnessCodex, Files: func() ([]history.Session, error) { return search.CodexFiles([]string{l.Codex}) }, Decoder: codex.Decoder{Roots: []string{l.Codex}}},
+		{Harness: claude.Name, Files: func() ([]history.Session, error) { return search.ClaudeFiles([]string{l.Claude}) }, Decoder: claude.Decoder{}},
+		{Harness: pi.Name, Files: func() ([]history.Session, error) { return search.PiFiles([]string{l.Pi}) }, Decoder: pi.Decoder{}},
+		{Harness: codex.Name, Files: func() ([]history.Session, error) { return search.CodexFiles([]string{l.Codex}) }, Decoder: codex.Decoder{Roots: []string{l.Codex}}},
 	}
 }
 

@@ -9,12 +9,7 @@
 // 8 ms of every start (see BENCHMARKS.md).
 package contract
 
-import (
-	"context"
-
-	"github.com/notesoup/notesoup/shared/history"
-	"github.com/notesoup/notesoup/shared/reset"
-)
+import "context"
 
 // Version is the contract version this build of the host and the built-in
 // plugins speak. Bump it when a change to Harness or harness.proto is not
@@ -41,7 +36,7 @@ type Description struct {
 
 // DecodeRequest asks a harness to decode one session.
 type DecodeRequest struct {
-	Session history.Session
+	Session Session
 	// Head is the live head the harness reported; empty for offline selection.
 	Head string
 	// Roots bound where related files (a fork's parent) may be resolved.
@@ -74,11 +69,11 @@ type Harness interface {
 	// Describe fingerprints the plugin.
 	Describe(ctx context.Context) (Description, error)
 	// ListSessions calls fn for each session the filter asks for.
-	ListSessions(ctx context.Context, f SessionFilter, fn func(history.Session) error) error
+	ListSessions(ctx context.Context, f SessionFilter, fn func(Session) error) error
 	// Decode emits the session's events in seq order and returns the summary.
-	Decode(ctx context.Context, req DecodeRequest, emit history.EmitFunc) (history.Summary, error)
+	Decode(ctx context.Context, req DecodeRequest, emit EmitFunc) (Summary, error)
 	// Thresholds resolves the native auto-compaction point.
-	Thresholds(ctx context.Context, in reset.ThresholdInput) (reset.NativePoint, error)
+	Thresholds(ctx context.Context, in ThresholdInput) (NativePoint, error)
 	// BootBinding names the window and reset tool for a session's window.
 	BootBinding(ctx context.Context, sessionID string, ordinal int) (Binding, error)
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/notesoup/notesoup/harness/codex"
 	"github.com/notesoup/notesoup/service"
 	"github.com/notesoup/notesoup/shared/history"
 	"github.com/notesoup/notesoup/shared/notes"
@@ -107,7 +108,7 @@ func callerFor(base service.Caller, meta mcp.Meta) service.Caller {
 		if id, ok := meta["threadId"].(string); ok && id != "" {
 			c.Session = id
 			if c.Harness == "" {
-				c.Harness = history.HarnessCodex
+				c.Harness = codex.Name
 			}
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/notesoup/notesoup/harness/builtins"
 	"github.com/notesoup/notesoup/shared/history"
 )
 
@@ -17,7 +18,7 @@ var uuidLike = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 
 // realCatalog is a fake catalog of the real recorded transcripts: every
 // .jsonl under testdata/transcripts and samples, as its harness lists it.
-func realCatalog(t testing.TB) (history.CatalogFunc, []history.Session) {
+func realCatalog(t testing.TB) (history.StaticCatalog, []history.Session) {
 	t.Helper()
 	var all []history.Session
 	for _, top := range []string{"testdata/transcripts", "samples"} {
@@ -43,7 +44,7 @@ func realCatalog(t testing.TB) (history.CatalogFunc, []history.Session) {
 	if len(all) < 10 {
 		t.Fatalf("found only %d recorded transcripts", len(all))
 	}
-	cat := func(harness string) ([]history.Session, error) {
+	cat := history.StaticCatalog{Names: builtins.Names(), List: func(harness string) ([]history.Session, error) {
 		var out []history.Session
 		for _, s := range all {
 			if s.Harness == harness {
@@ -51,7 +52,7 @@ func realCatalog(t testing.TB) (history.CatalogFunc, []history.Session) {
 			}
 		}
 		return out, nil
-	}
+	}}
 	return cat, all
 }
 

@@ -21,6 +21,10 @@ type catalog struct {
 	s   *Service
 }
 
+// Harnesses implements history.Catalog: every harness the service can
+// reach, built in or an external plugin.
+func (c catalog) Harnesses() []string { return c.s.host.Names() }
+
 // Sessions implements history.Catalog.
 func (c catalog) Sessions(harness string) ([]history.Session, error) {
 	return c.SessionsWithPrefix(harness, "")

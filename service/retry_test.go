@@ -9,7 +9,7 @@ import (
 )
 
 func TestRetrying(t *testing.T) {
-	retry := &history.RetryError{Msg: "head not on disk yet"}
+	retry := &history.Refusal{Reason: "head not on disk yet", Retry: true}
 	final := errors.New("malformed line")
 	tests := []struct {
 		name      string

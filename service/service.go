@@ -23,6 +23,11 @@ import (
 // built-ins called in-process (builtins.Local) are the other, which suits a
 // process that answers one request and exits. Errors name the harness.
 type Harnesses interface {
+	// Names lists every harness there is, in the order sessions of equal
+	// time are shown: what history lists, searches and accepts in a
+	// selector.
+	Names() []string
+	// Harness returns the named harness.
 	Harness(ctx context.Context, name string) (contract.Harness, error)
 }
 

@@ -34,6 +34,10 @@ func newOneShot() *oneShot {
 	return o
 }
 
+// Names implements service.Harnesses: the built-ins and every external
+// plugin, as the host sees them.
+func (o *oneShot) Names() []string { return o.host.Names() }
+
 // Harness implements service.Harnesses.
 func (o *oneShot) Harness(ctx context.Context, name string) (contract.Harness, error) {
 	if _, builtin := builtins.New(name); builtin && !o.overrides[name] {

@@ -10,6 +10,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/notesoup/notesoup/harness/claude"
+	"github.com/notesoup/notesoup/harness/codex"
+	"github.com/notesoup/notesoup/harness/pi"
 	"github.com/notesoup/notesoup/service"
 	"github.com/notesoup/notesoup/shared/history"
 	"github.com/notesoup/notesoup/shared/termsafe"
@@ -41,7 +44,7 @@ func (m *histMultiFlag) Set(v string) error { *m = append(*m, v); return nil }
 // listed and decoded by the harness plugins, under the given roots.
 func historyService(roots historyRoots) (*service.Service, func(), error) {
 	var opts []service.Option
-	for harness, rs := range map[string][]string{history.HarnessClaude: roots.claude, history.HarnessPi: roots.pi, history.HarnessCodex: roots.codex} {
+	for harness, rs := range map[string][]string{claude.Name: roots.claude, pi.Name: roots.pi, codex.Name: roots.codex} {
 		if len(rs) > 0 {
 			opts = append(opts, service.WithRoots(harness, rs...))
 		}

@@ -156,8 +156,8 @@ func searchSources(roots historyRoots) ([]search.Source, error) {
 		}
 	}
 	return []search.Source{
-		{Harness: history.HarnessClaude, Files: func() ([]history.Session, error) { return search.ClaudeFiles(cr) }, Decoder: claude.Decoder{}},
-		{Harness: history.HarnessPi, Files: func() ([]history.Session, error) { return search.PiFiles(pr) }, Decoder: pi.Decoder{}},
-		{Harness: history.HarnessCodex, Files: func() ([]history.Session, error) { return search.CodexFiles(xr) }, Decoder: codex.Decoder{Roots: xr}},
+		{Harness: claude.Name, Files: func() ([]history.Session, error) { return search.ClaudeFiles(cr) }, Decoder: claude.Decoder{}},
+		{Harness: pi.Name, Files: func() ([]history.Session, error) { return search.PiFiles(pr) }, Decoder: pi.Decoder{}},
+		{Harness: codex.Name, Files: func() ([]history.Session, error) { return search.CodexFiles(xr) }, Decoder: codex.Decoder{Roots: xr}},
 	}, nil
 }

@@ -11,8 +11,6 @@ import (
 	"github.com/hashicorp/go-plugin"
 	"github.com/notesoup/notesoup/contract"
 	"github.com/notesoup/notesoup/contract/harnesspb"
-	"github.com/notesoup/notesoup/shared/history"
-	"github.com/notesoup/notesoup/shared/reset"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -78,7 +76,7 @@ func (c *GRPCClient) Describe(ctx context.Context) (contract.Description, error)
 }
 
 // ListSessions implements contract.Harness.
-func (c *GRPCClient) ListSessions(ctx context.Context, f contract.SessionFilter, fn func(history.Session) error) error {
+func (c *GRPCClient) ListSessions(ctx context.Context, f contract.SessionFilter, fn func(contract.Session) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	stream, err := c.client.ListSessions(ctx, &harnesspb.ListSessionsRequest{Roots: f.Roots, IdPrefix: f.IDPrefix})
@@ -100,7 +98,7 @@ func (c *GRPCClient) ListSessions(ctx context.Context, f contract.SessionFilter,
 }
 
 // Decode implements contract.Harness.
-func (c *GRPCClient) Decode(ctx context.Context, req contract.DecodeRequest, emit history.EmitFunc) (history.Summary, error) {
+func (c *GRPCClient) Decode(ctx context.Context, req contract.DecodeRequest, emit contract.EmitFunc) (contract.Summary, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	stream, err := c.client.Decode(ctx, &harnesspb.DecodeRequest{
@@ -109,37 +107,37 @@ func (c *GRPCClient) Decode(ctx context.Context, req contract.DecodeRequest, emi
 		Roots:   req.Roots,
 	})
 	if err != nil {
-		return history.Summary{}, err
+		return contract.Summary{}, err
 	}
 	var (
 		lastSeq int64
-		stopped error // history.ErrStopped once the consumer stopped
+		stopped error // contract.ErrStopped once the consumer stopped
 	)
 	for {
 		f, err := stream.Recv()
 		if errors.Is(err, io.EOF) {
-			return history.Summary{}, errors.New("plugin ended the decode stream without a summary frame")
+			return contract.Summary{}, errors.New("plugin ended the decode stream without a summary frame")
 		}
 		if st, ok := status.FromError(err); ok && st.Code() == codes.Aborted {
-			return history.Summary{}, &history.RetryError{Msg: st.Message()}
+			return contract.Summary{}, &contract.Refusal{Reason: st.Message(), Retry: true}
 		}
 		if err != nil {
-			return history.Summary{}, err
+			return contract.Summary{}, err
 		}
 		for _, e := range f.GetEvents() {
 			ev := eventFromPB(e)
 			// Seqs are addresses: a plugin that sends them out of order or
 			// reuses one is answering garbage, and readers must not page on it.
 			if ev.Seq <= lastSeq {
-				return history.Summary{}, fmt.Errorf("plugin sent event seq %d after seq %d: events must ascend", ev.Seq, lastSeq)
+				return contract.Summary{}, fmt.Errorf("plugin sent event seq %d after seq %d: events must ascend", ev.Seq, lastSeq)
 			}
 			lastSeq = ev.Seq
 			if stopped != nil {
 				continue
 			}
 			if err := emit(ev); err != nil {
-				if !errors.Is(err, history.ErrStopped) {
-					return history.Summary{}, err
+				if !errors.Is(err, contract.ErrStopped) {
+					return contract.Summary{}, err
 				}
 				// The consumer has what it needs, but still wants the
 				// summary (windows, head, the harness notice), which only
@@ -154,7 +152,7 @@ func (c *GRPCClient) Decode(ctx context.Context, req contract.DecodeRequest, emi
 }
 
 // Thresholds implements contract.Harness.
-func (c *GRPCClient) Thresholds(ctx context.Context, in reset.ThresholdInput) (reset.NativePoint, error) {
+func (c *GRPCClient) Thresholds(ctx context.Context, in contract.ThresholdInput) (contract.NativePoint, error) {
 	r, err := c.client.Thresholds(ctx, &harnesspb.ThresholdsRequest{
 		Model:        in.Model,
 		ModelWindow:  in.ModelWindow,
@@ -167,9 +165,9 @@ func (c *GRPCClient) Thresholds(ctx context.Context, in reset.ThresholdInput) (r
 		Cap:          in.Cap,
 	})
 	if err != nil {
-		return reset.NativePoint{}, err
+		return contract.NativePoint{}, err
 	}
-	return reset.NativePoint{
+	return contract.NativePoint{
 		Resolved:           r.GetResolved(),
 		Tokens:             r.GetTokens(),
 		Window:             r.GetWindow(),
@@ -216,7 +214,7 @@ func (s *grpcServer) Describe(ctx context.Context, _ *harnesspb.DescribeRequest)
 }
 
 func (s *grpcServer) ListSessions(req *harnesspb.ListSessionsRequest, stream harnesspb.Harness_ListSessionsServer) error {
-	return s.impl.ListSessions(stream.Context(), contract.SessionFilter{Roots: req.GetRoots(), IDPrefix: req.GetIdPrefix()}, func(sess history.Session) error {
+	return s.impl.ListSessions(stream.Context(), contract.SessionFilter{Roots: req.GetRoots(), IDPrefix: req.GetIdPrefix()}, func(sess contract.Session) error {
 		return stream.Send(sessionToPB(sess))
 	})
 }
@@ -236,7 +234,7 @@ func (s *grpcServer) Decode(req *harnesspb.DecodeRequest, stream harnesspb.Harne
 		Session: sessionFromPB(req.GetSession()),
 		Head:    req.GetHead(),
 		Roots:   req.GetRoots(),
-	}, func(ev history.Event) error {
+	}, func(ev contract.Event) error {
 		frame.Events = append(frame.Events, eventToPB(ev))
 		size += len(ev.Text)
 		if len(frame.Events) >= eventBatch || size >= maxFrameBytes {
@@ -245,7 +243,7 @@ func (s *grpcServer) Decode(req *harnesspb.DecodeRequest, stream harnesspb.Harne
 		return nil
 	})
 	if err != nil {
-		if history.IsRetryable(err) {
+		if contract.IsRetryable(err) {
 			// Aborted, not Unavailable: the plugin is healthy and the
 			// caller may retry; the host must not restart it.
 			return status.Error(codes.Aborted, err.Error())
@@ -257,7 +255,7 @@ func (s *grpcServer) Decode(req *harnesspb.DecodeRequest, stream harnesspb.Harne
 }
 
 func (s *grpcServer) Thresholds(ctx context.Context, r *harnesspb.ThresholdsRequest) (*harnesspb.ThresholdsResponse, error) {
-	p, err := s.impl.Thresholds(ctx, reset.ThresholdInput{
+	p, err := s.impl.Thresholds(ctx, contract.ThresholdInput{
 		Model:       r.GetModel(),
 		ModelWindow: r.GetModelWindow(),
 		Settings:    r.GetSettingsJson(),
@@ -307,21 +305,21 @@ func fromUnixNano(n int64) time.Time {
 	return time.Unix(0, n).UTC()
 }
 
-func sessionToPB(s history.Session) *harnesspb.SessionInfo {
+func sessionToPB(s contract.Session) *harnesspb.SessionInfo {
 	return &harnesspb.SessionInfo{
 		Harness: s.Harness, Id: s.ID, Path: s.Path, Cwd: s.Cwd, Title: s.Title,
 		StartedUnixNano: unixNano(s.Started), UpdatedUnixNano: unixNano(s.Updated), Size: s.Size,
 	}
 }
 
-func sessionFromPB(s *harnesspb.SessionInfo) history.Session {
-	return history.Session{
+func sessionFromPB(s *harnesspb.SessionInfo) contract.Session {
+	return contract.Session{
 		Harness: s.GetHarness(), ID: s.GetId(), Path: s.GetPath(), Cwd: s.GetCwd(), Title: s.GetTitle(),
 		Started: fromUnixNano(s.GetStartedUnixNano()), Updated: fromUnixNano(s.GetUpdatedUnixNano()), Size: s.GetSize(),
 	}
 }
 
-func eventToPB(e history.Event) *harnesspb.Event {
+func eventToPB(e contract.Event) *harnesspb.Event {
 	return &harnesspb.Event{
 		Seq: e.Seq, Window: e.Window, Kind: string(e.Kind), Role: string(e.Role), Text: e.Text,
 		ToolName: e.ToolName, ToolId: e.ToolID, PairSeq: e.PairSeq, TimeUnixNano: unixNano(e.Time), Line: int32(e.Line),
@@ -329,16 +327,16 @@ func eventToPB(e history.Event) *harnesspb.Event {
 	}
 }
 
-func eventFromPB(e *harnesspb.Event) history.Event {
-	return history.Event{
-		Seq: e.GetSeq(), Window: e.GetWindow(), Kind: history.Kind(e.GetKind()), Role: history.Role(e.GetRole()),
+func eventFromPB(e *harnesspb.Event) contract.Event {
+	return contract.Event{
+		Seq: e.GetSeq(), Window: e.GetWindow(), Kind: contract.Kind(e.GetKind()), Role: contract.Role(e.GetRole()),
 		Text: e.GetText(), ToolName: e.GetToolName(), ToolID: e.GetToolId(), PairSeq: e.GetPairSeq(),
 		Time: fromUnixNano(e.GetTimeUnixNano()), Line: int(e.GetLine()),
 		ToolInput: e.GetToolInput(), IsError: e.GetIsError(),
 	}
 }
 
-func summaryToPB(s history.Summary) *harnesspb.Summary {
+func summaryToPB(s contract.Summary) *harnesspb.Summary {
 	r := &harnesspb.Summary{
 		Windows: s.Windows, HeadWindow: s.HeadWindow, HeadKnown: s.HeadKnown, HeadOrdinal: int32(s.HeadOrdinal),
 		Notice: s.Notice,
@@ -349,13 +347,13 @@ func summaryToPB(s history.Summary) *harnesspb.Summary {
 	return r
 }
 
-func summaryFromPB(s *harnesspb.Summary) history.Summary {
-	r := history.Summary{
+func summaryFromPB(s *harnesspb.Summary) contract.Summary {
+	r := contract.Summary{
 		Windows: s.GetWindows(), HeadWindow: s.GetHeadWindow(), HeadKnown: s.GetHeadKnown(), HeadOrdinal: int(s.GetHeadOrdinal()),
 		Notice: s.GetNotice(),
 	}
 	for _, n := range s.GetNotes() {
-		r.Notes = append(r.Notes, history.ProjectionNote{Kind: history.NoteKind(n.GetKind()), Message: n.GetMessage(), Line: int(n.GetLine()), Ref: n.GetRef()})
+		r.Notes = append(r.Notes, contract.ProjectionNote{Kind: contract.NoteKind(n.GetKind()), Message: n.GetMessage(), Line: int(n.GetLine()), Ref: n.GetRef()})
 	}
 	return r
 }

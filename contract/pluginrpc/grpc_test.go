@@ -11,17 +11,15 @@ import (
 	"github.com/hashicorp/go-plugin"
 	"github.com/notesoup/notesoup/contract"
 	"github.com/notesoup/notesoup/contract/pluginrpc"
-	"github.com/notesoup/notesoup/shared/history"
-	"github.com/notesoup/notesoup/shared/reset"
 )
 
 // fake is a Harness whose answers are fixed per test.
 type fake struct {
-	sessions []history.Session
-	events   []history.Event
-	summary  history.Summary
+	sessions []contract.Session
+	events   []contract.Event
+	summary  contract.Summary
 	err      error
-	gotIn    reset.ThresholdInput
+	gotIn    contract.ThresholdInput
 	// gotFilter is the filter ListSessions was called with.
 	gotFilter contract.SessionFilter
 }
@@ -31,7 +29,7 @@ func (f *fake) Describe(context.Context) (contract.Description, error) {
 		Capabilities: []string{contract.CapDecode}, DefaultRoots: []string{"/r"}}, f.err
 }
 
-func (f *fake) ListSessions(_ context.Context, filter contract.SessionFilter, fn func(history.Session) error) error {
+func (f *fake) ListSessions(_ context.Context, filter contract.SessionFilter, fn func(contract.Session) error) error {
 	f.gotFilter = filter
 	for _, s := range f.sessions {
 		if err := fn(s); err != nil {
@@ -41,18 +39,18 @@ func (f *fake) ListSessions(_ context.Context, filter contract.SessionFilter, fn
 	return f.err
 }
 
-func (f *fake) Decode(_ context.Context, _ contract.DecodeRequest, emit history.EmitFunc) (history.Summary, error) {
+func (f *fake) Decode(_ context.Context, _ contract.DecodeRequest, emit contract.EmitFunc) (contract.Summary, error) {
 	for _, e := range f.events {
 		if err := emit(e); err != nil {
-			return history.Summary{}, err
+			return contract.Summary{}, err
 		}
 	}
 	return f.summary, f.err
 }
 
-func (f *fake) Thresholds(_ context.Context, in reset.ThresholdInput) (reset.NativePoint, error) {
+func (f *fake) Thresholds(_ context.Context, in contract.ThresholdInput) (contract.NativePoint, error) {
 	f.gotIn = in
-	return reset.NativePoint{Resolved: true, Tokens: 167000, Window: 200000, Source: "test", AutoCompactEnabled: true, CapApplied: true, CompactDisabled: true, Notes: []string{"n"}, Files: []string{"/f"}}, f.err
+	return contract.NativePoint{Resolved: true, Tokens: 167000, Window: 200000, Source: "test", AutoCompactEnabled: true, CapApplied: true, CompactDisabled: true, Notes: []string{"n"}, Files: []string{"/f"}}, f.err
 }
 
 func (f *fake) BootBinding(_ context.Context, id string, ord int) (contract.Binding, error) {
@@ -89,15 +87,15 @@ func TestDescribeRoundTrip(t *testing.T) {
 
 func TestListSessionsStreamsEverySession(t *testing.T) {
 	ts := time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC)
-	var want []history.Session
+	var want []contract.Session
 	for i := 0; i < 700; i++ { // more than one gRPC window's worth
-		want = append(want, history.Session{Harness: "fake", ID: strings.Repeat("x", i%7+1), Path: "/p", Started: ts, Size: int64(i)})
+		want = append(want, contract.Session{Harness: "fake", ID: strings.Repeat("x", i%7+1), Path: "/p", Started: ts, Size: int64(i)})
 	}
 	f := &fake{sessions: want}
 	h := connect(t, f)
-	var got []history.Session
+	var got []contract.Session
 	filter := contract.SessionFilter{Roots: []string{"/r1", "/r2"}, IDPrefix: "0b5e"}
-	if err := h.ListSessions(context.Background(), filter, func(s history.Session) error { got = append(got, s); return nil }); err != nil {
+	if err := h.ListSessions(context.Background(), filter, func(s contract.Session) error { got = append(got, s); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -111,17 +109,17 @@ func TestListSessionsStreamsEverySession(t *testing.T) {
 func TestDecode(t *testing.T) {
 	ts := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	big := strings.Repeat("y", 3<<20) // forces a frame split on size
-	events := []history.Event{
-		{Seq: 1, Window: "fake:s:0", Kind: history.KindMessage, Role: history.RoleUser, Text: "hi", Time: ts, Line: 1},
-		{Seq: 2, Window: "fake:s:0", Kind: history.KindToolUse, Role: history.RoleAssistant, ToolName: "Read", ToolID: "t1", ToolInput: `{"path":"a"}`, PairSeq: 3, Line: 2},
-		{Seq: 3, Window: "fake:s:0", Kind: history.KindToolResult, Role: history.RoleTool, Text: big, ToolID: "t1", IsError: true, PairSeq: 2, Line: 3},
-		{Seq: 4, Window: "fake:s:1", Kind: history.KindMessage, Role: history.RoleAssistant, Text: "after", Line: 5},
+	events := []contract.Event{
+		{Seq: 1, Window: "fake:s:0", Kind: contract.KindMessage, Role: contract.RoleUser, Text: "hi", Time: ts, Line: 1},
+		{Seq: 2, Window: "fake:s:0", Kind: contract.KindToolUse, Role: contract.RoleAssistant, ToolName: "Read", ToolID: "t1", ToolInput: `{"path":"a"}`, PairSeq: 3, Line: 2},
+		{Seq: 3, Window: "fake:s:0", Kind: contract.KindToolResult, Role: contract.RoleTool, Text: big, ToolID: "t1", IsError: true, PairSeq: 2, Line: 3},
+		{Seq: 4, Window: "fake:s:1", Kind: contract.KindMessage, Role: contract.RoleAssistant, Text: "after", Line: 5},
 	}
 	for i := int64(5); i < 1000; i++ {
-		events = append(events, history.Event{Seq: i, Window: "fake:s:1", Kind: history.KindMessage, Role: history.RoleUser, Text: "n"})
+		events = append(events, contract.Event{Seq: i, Window: "fake:s:1", Kind: contract.KindMessage, Role: contract.RoleUser, Text: "n"})
 	}
-	sum := history.Summary{Windows: []string{"fake:s:0", "fake:s:1"}, HeadWindow: "fake:s:1", HeadKnown: true, HeadOrdinal: 1, Notice: "gap",
-		Notes: []history.ProjectionNote{{Kind: history.NoteGap, Message: "missing", Line: 4, Ref: "u"}}}
+	sum := contract.Summary{Windows: []string{"fake:s:0", "fake:s:1"}, HeadWindow: "fake:s:1", HeadKnown: true, HeadOrdinal: 1, Notice: "gap",
+		Notes: []contract.ProjectionNote{{Kind: contract.NoteGap, Message: "missing", Line: 4, Ref: "u"}}}
 
 	tests := []struct {
 		name    string
@@ -130,14 +128,14 @@ func TestDecode(t *testing.T) {
 	}{
 		{name: "ok", impl: &fake{events: events, summary: sum}},
 		{name: "plugin error", impl: &fake{events: events[:2], err: errors.New("line 9: bad record")}, wantErr: "line 9: bad record"},
-		{name: "seq not ascending", impl: &fake{events: []history.Event{{Seq: 2}, {Seq: 2}}}, wantErr: "must ascend"},
+		{name: "seq not ascending", impl: &fake{events: []contract.Event{{Seq: 2}, {Seq: 2}}}, wantErr: "must ascend"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			h := connect(t, tc.impl)
-			var got []history.Event
-			s, err := h.Decode(context.Background(), contract.DecodeRequest{Session: history.Session{ID: "s"}},
-				func(e history.Event) error { got = append(got, e); return nil })
+			var got []contract.Event
+			s, err := h.Decode(context.Background(), contract.DecodeRequest{Session: contract.Session{ID: "s"}},
+				func(e contract.Event) error { got = append(got, e); return nil })
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("err = %v, want containing %q", err, tc.wantErr)
@@ -160,7 +158,7 @@ func TestDecode(t *testing.T) {
 func TestThresholdsAndBinding(t *testing.T) {
 	f := &fake{}
 	h := connect(t, f)
-	in := reset.ThresholdInput{Model: "m", ModelWindow: 200000, Settings: []byte(`{"a":1}`), Env: map[string]string{"K": "V"},
+	in := contract.ThresholdInput{Model: "m", ModelWindow: 200000, Settings: []byte(`{"a":1}`), Env: map[string]string{"K": "V"},
 		Usage: []byte(`{}`), Cwd: "/c", Home: "/h", Overrides: []string{"x=1"}, Cap: 100000}
 	p, err := h.Thresholds(context.Background(), in)
 	if err != nil {
@@ -169,7 +167,7 @@ func TestThresholdsAndBinding(t *testing.T) {
 	if !reflect.DeepEqual(f.gotIn, in) {
 		t.Fatalf("plugin saw %+v, want %+v", f.gotIn, in)
 	}
-	if want := (reset.NativePoint{Resolved: true, Tokens: 167000, Window: 200000, Source: "test", AutoCompactEnabled: true, CapApplied: true, CompactDisabled: true, Notes: []string{"n"}, Files: []string{"/f"}}); !reflect.DeepEqual(p, want) {
+	if want := (contract.NativePoint{Resolved: true, Tokens: 167000, Window: 200000, Source: "test", AutoCompactEnabled: true, CapApplied: true, CompactDisabled: true, Notes: []string{"n"}, Files: []string{"/f"}}); !reflect.DeepEqual(p, want) {
 		t.Fatalf("point = %+v, want %+v", p, want)
 	}
 	b, err := h.BootBinding(context.Background(), "abc", 2)
@@ -185,15 +183,15 @@ func TestThresholdsAndBinding(t *testing.T) {
 // (history_read found its address) still receives the summary, which
 // carries the harness notice every response must show.
 func TestDecodeStoppedConsumerStillGetsSummary(t *testing.T) {
-	events := []history.Event{{Seq: 1, Text: "a"}, {Seq: 2, Text: "b"}, {Seq: 3, Text: "c"}}
-	sum := history.Summary{Windows: []string{"w"}, Notice: "[incomplete history] gap"}
+	events := []contract.Event{{Seq: 1, Text: "a"}, {Seq: 2, Text: "b"}, {Seq: 3, Text: "c"}}
+	sum := contract.Summary{Windows: []string{"w"}, Notice: "[incomplete history] gap"}
 	h := connect(t, &fake{events: events, summary: sum})
 	n := 0
-	got, err := h.Decode(context.Background(), contract.DecodeRequest{}, func(history.Event) error {
+	got, err := h.Decode(context.Background(), contract.DecodeRequest{}, func(contract.Event) error {
 		n++
-		return history.ErrStopped
+		return contract.ErrStopped
 	})
-	if !errors.Is(err, history.ErrStopped) || n != 1 {
+	if !errors.Is(err, contract.ErrStopped) || n != 1 {
 		t.Fatalf("err = %v after %d events, want ErrStopped after 1", err, n)
 	}
 	if !reflect.DeepEqual(got, sum) {
@@ -220,9 +218,9 @@ func TestDecodeRetryableCrossesTheContract(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			h := connect(t, &fake{err: tc.err})
-			_, err := h.Decode(context.Background(), contract.DecodeRequest{}, func(history.Event) error { return nil })
-			if err == nil || history.IsRetryable(err) != tc.want || !strings.Contains(err.Error(), tc.err.Error()) {
-				t.Fatalf("err = %v (retryable %v), want %q retryable %v", err, history.IsRetryable(err), tc.err, tc.want)
+			_, err := h.Decode(context.Background(), contract.DecodeRequest{}, func(contract.Event) error { return nil })
+			if err == nil || contract.IsRetryable(err) != tc.want || !strings.Contains(err.Error(), tc.err.Error()) {
+				t.Fatalf("err = %v (retryable %v), want %q retryable %v", err, contract.IsRetryable(err), tc.err, tc.want)
 			}
 		})
 	}

@@ -15,7 +15,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"sync"
 
 	"github.com/notesoup/notesoup/contract"
@@ -25,20 +25,27 @@ import (
 	"github.com/notesoup/notesoup/harness/pi"
 )
 
-// constructors build each built-in harness.
-var constructors = map[string]func() *harness.Builtin{
-	"claude": claude.Plugin,
-	"pi":     pi.Plugin,
-	"codex":  codex.Plugin,
+// builtin is one harness built into notesoup.
+type builtin struct {
+	name string
+	make func() *harness.Builtin
 }
 
-// Names returns the built-in harness names, sorted.
+// all is every built-in harness, one line each, in the order sessions of
+// equal time are shown. Adding a harness to notesoup is a package under
+// harness/ and one line here.
+var all = []builtin{
+	{claude.Name, claude.Plugin},
+	{pi.Name, pi.Plugin},
+	{codex.Name, codex.Plugin},
+}
+
+// Names returns the built-in harness names, in their listed order.
 func Names() []string {
-	names := make([]string, 0, len(constructors))
-	for n := range constructors {
-		names = append(names, n)
+	names := make([]string, len(all))
+	for i, b := range all {
+		names[i] = b.name
 	}
-	sort.Strings(names)
 	return names
 }
 
@@ -46,11 +53,11 @@ func Names() []string {
 // session descriptions are cached under $XDG_CACHE_HOME/notesoup/sessions
 // (see harness.DescriptionCache), beside the search cache.
 func New(name string) (*harness.Builtin, bool) {
-	c, ok := constructors[name]
-	if !ok {
+	i := slices.IndexFunc(all, func(b builtin) bool { return b.name == name })
+	if i < 0 {
 		return nil, false
 	}
-	b := c()
+	b := all[i].make()
 	if dir, err := os.UserCacheDir(); err == nil {
 		b.Cache = harness.NewDescriptionCache(filepath.Join(dir, "notesoup", "sessions", name+".json"))
 	}
@@ -66,6 +73,9 @@ type Local struct {
 	mu   sync.Mutex
 	made map[string]*harness.Builtin
 }
+
+// Names implements service.Harnesses: the built-in names.
+func (l *Local) Names() []string { return Names() }
 
 // Harness returns the named built-in harness.
 func (l *Local) Harness(_ context.Context, name string) (contract.Harness, error) {

@@ -841,9 +841,9 @@ func (g *graph) pair(p *projection) {
 
 func (g *graph) window(o ord) string {
 	if o.known {
-		return history.HarnessClaude + ":" + g.sid + ":" + strconv.Itoa(int(o.n))
+		return Name + ":" + g.sid + ":" + strconv.Itoa(int(o.n))
 	}
-	return history.HarnessClaude + ":" + g.sid + ":unknown:" + g.uuidOf(o.missing)
+	return Name + ":" + g.sid + ":unknown:" + g.uuidOf(o.missing)
 }
 
 func (g *graph) summary(p *projection) history.Summary {

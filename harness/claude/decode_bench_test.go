@@ -108,7 +108,7 @@ func genTranscript(tb testing.TB, dir string, size int64) (string, string, int64
 // under 64 MB of heap.
 func TestDecode200MBUnder64MBHeap(t *testing.T) {
 	path, sid, size := genTranscript(t, t.TempDir(), 200<<20)
-	sess := history.Session{Harness: history.HarnessClaude, ID: sid, Path: path}
+	sess := history.Session{Harness: Name, ID: sid, Path: path}
 	var events int
 	var sum history.Summary
 	var err error
@@ -139,7 +139,7 @@ func TestDecode200MBUnder64MBHeap(t *testing.T) {
 // transcript, every event emitted.
 func BenchmarkDecode(b *testing.B) {
 	path, sid, size := genTranscript(b, b.TempDir(), 64<<20)
-	sess := history.Session{Harness: history.HarnessClaude, ID: sid, Path: path}
+	sess := history.Session{Harness: Name, ID: sid, Path: path}
 	b.SetBytes(size)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -161,7 +161,7 @@ func BenchmarkList(b *testing.B) {
 			b.Fatal(err)
 		}
 		path, sid, size := genTranscript(b, sub, 4<<20)
-		sessions = append(sessions, history.Session{Harness: history.HarnessClaude, ID: sid, Path: path})
+		sessions = append(sessions, history.Session{Harness: Name, ID: sid, Path: path})
 		total += size
 	}
 	b.SetBytes(total)

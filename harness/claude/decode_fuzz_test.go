@@ -26,7 +26,7 @@ func FuzzClaudeDecode(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		sess := history.Session{Harness: history.HarnessClaude, ID: fixtureSID, Path: path}
+		sess := history.Session{Harness: Name, ID: fixtureSID, Path: path}
 		var prev int64
 		var seqs []int64
 		sum, err := Decoder{}.Decode(sess, history.DecodeOptions{}, func(ev history.Event) error {

@@ -6,6 +6,10 @@ import (
 	"github.com/notesoup/notesoup/version"
 )
 
+// Name is the harness's name in selectors, window ids and plugin names
+// (notesoup-harness-claude): Claude Code.
+const Name = "claude"
+
 // ResetTool is the reset tool's name as Claude Code shows it to the model:
 // the mod registers empty_brain in plugin "notesoup", and Claude Code
 // prefixes plugin tools with mcp__<plugin>__.
@@ -14,7 +18,7 @@ const ResetTool = "mcp__notesoup__empty_brain"
 // Plugin returns the built-in Claude Code harness plugin.
 func Plugin() *harness.Builtin {
 	return &harness.Builtin{
-		Name:      history.HarnessClaude,
+		Name:      Name,
 		Version:   version.Version,
 		ResetTool: ResetTool,
 		Roots: func() ([]string, error) {

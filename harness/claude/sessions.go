@@ -112,7 +112,7 @@ func SessionInfo(path string) (history.Session, error) {
 	if err != nil {
 		return history.Session{}, err
 	}
-	s := history.Session{Harness: history.HarnessClaude, ID: strings.TrimSuffix(filepath.Base(path), ".jsonl"),
+	s := history.Session{Harness: Name, ID: strings.TrimSuffix(filepath.Base(path), ".jsonl"),
 		Path: path, Size: st.Size(), Updated: st.ModTime().UTC()}
 	abs, err := filepath.Abs(path)
 	if err == nil {

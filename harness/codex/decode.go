@@ -205,9 +205,9 @@ type window struct {
 
 func (w window) name(d *decoder) string {
 	if !w.known {
-		return history.HarnessCodex + ":" + d.threadID + ":unknown:" + d.segRef
+		return Name + ":" + d.threadID + ":unknown:" + d.segRef
 	}
-	return history.HarnessCodex + ":" + d.threadID + ":" + strconv.Itoa(w.ord)
+	return Name + ":" + d.threadID + ":" + strconv.Itoa(w.ord)
 }
 
 // step advances the window state over one record and reports whether the
@@ -249,7 +249,7 @@ func (d *decoder) gap(threadID, message string) {
 	d.known, d.segRef = false, threadID
 	d.notes = append(d.notes,
 		history.ProjectionNote{Kind: history.NoteGap, Ref: threadID, Message: message},
-		history.ProjectionNote{Kind: history.NoteUnknownSegment, Ref: history.HarnessCodex + ":" + d.threadID + ":unknown:" + threadID,
+		history.ProjectionNote{Kind: history.NoteUnknownSegment, Ref: Name + ":" + d.threadID + ":unknown:" + threadID,
 			Message: "without the whole inherited history the window ordinals of this fork are unknown"})
 }
 

@@ -62,7 +62,7 @@ func checkRecorded(t *testing.T, dir, path string, listed []history.Session) {
 		t.Fatalf("decode: %v", err)
 	}
 	id, cwd, reasoning := rawFacts(t, path)
-	prefix := history.HarnessCodex + ":" + id + ":"
+	prefix := Name + ":" + id + ":"
 	bySeq := map[int64]history.Event{}
 	for i, e := range events {
 		if e.Seq != int64(i+1) {

@@ -453,7 +453,7 @@ func bootOrdinal(text string) int {
 		return -1
 	}
 	harness, _, ord, ok := history.ParseBootMarker(text)
-	if !ok || harness != history.HarnessCodex {
+	if !ok || harness != Name {
 		return -1
 	}
 	return ord

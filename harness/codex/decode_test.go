@@ -47,7 +47,7 @@ func decodeFile(t *testing.T, d Decoder, path string) ([]string, history.Summary
 	t.Helper()
 	var got []string
 	var last int64
-	sum, err := d.Decode(history.Session{Harness: history.HarnessCodex, Path: path}, history.DecodeOptions{}, func(e history.Event) error {
+	sum, err := d.Decode(history.Session{Harness: Name, Path: path}, history.DecodeOptions{}, func(e history.Event) error {
 		if e.Seq != last+1 {
 			t.Errorf("seq %d emitted after %d: a rollout is linear, so seqs are dense", e.Seq, last)
 		}

@@ -6,6 +6,10 @@ import (
 	"github.com/notesoup/notesoup/version"
 )
 
+// Name is the harness's name in selectors, window ids and plugin names
+// (notesoup-harness-codex): OpenAI Codex CLI.
+const Name = "codex"
+
 // ResetTool is empty: Codex has no reset tool. An MCP tool cannot end a
 // Codex turn or start its compaction, and no hook can answer one
 // (docs/harnesses.md), so the boot block must not tell the model to call one.
@@ -14,7 +18,7 @@ const ResetTool = ""
 // Plugin returns the built-in Codex harness plugin.
 func Plugin() *harness.Builtin {
 	return &harness.Builtin{
-		Name:         history.HarnessCodex,
+		Name:         Name,
 		Version:      version.Version,
 		ResetTool:    ResetTool,
 		Roots:        DefaultRoots,

@@ -88,7 +88,7 @@ func describe(path string) (history.Session, bool) {
 	if err != nil {
 		abs = path
 	}
-	s := history.Session{Harness: history.HarnessCodex, Path: abs, Size: fi.Size(), Updated: fi.ModTime()}
+	s := history.Session{Harness: Name, Path: abs, Size: fi.Size(), Updated: fi.ModTime()}
 	lr := newLineReader(io.LimitReader(f, headLimit))
 	first, terminated, err := lr.Next()
 	if err != nil || !terminated {

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/notesoup/notesoup/shared/history"
 )
 
 func TestListSessions(t *testing.T) {
@@ -20,7 +18,7 @@ func TestListSessions(t *testing.T) {
 	type row struct{ ID, Cwd, Title, Started, Updated string }
 	var rows []row
 	for _, s := range got {
-		if s.Harness != history.HarnessCodex || !filepath.IsAbs(s.Path) || !strings.HasSuffix(s.Path, "-"+s.ID+".jsonl") {
+		if s.Harness != Name || !filepath.IsAbs(s.Path) || !strings.HasSuffix(s.Path, "-"+s.ID+".jsonl") {
 			t.Errorf("session %s: harness %q path %q", s.ID, s.Harness, s.Path)
 		}
 		fi, err := os.Stat(s.Path)

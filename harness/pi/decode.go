@@ -403,7 +403,7 @@ func bootOrdinal(line []byte, e *entry, version int) int32 {
 		return -1
 	}
 	harness, _, ord, ok := history.ParseBootMarker(full.text)
-	if !ok || harness != history.HarnessPi || ord > 1<<30 {
+	if !ok || harness != Name || ord > 1<<30 {
 		return -1
 	}
 	return int32(ord)
@@ -412,9 +412,9 @@ func bootOrdinal(line []byte, e *entry, version int) int32 {
 // window names the window or unknown segment of a node.
 func (ix *index) window(n *node) string {
 	if n.seg >= 0 {
-		return history.HarnessPi + ":" + ix.sessionID + ":unknown:" + ix.missing[n.seg]
+		return Name + ":" + ix.sessionID + ":unknown:" + ix.missing[n.seg]
 	}
-	return history.HarnessPi + ":" + ix.sessionID + ":" + strconv.Itoa(int(n.ord))
+	return Name + ":" + ix.sessionID + ":" + strconv.Itoa(int(n.ord))
 }
 
 // summary lists the windows evidenced on the active path (numbered ones by
@@ -422,7 +422,7 @@ func (ix *index) window(n *node) string {
 func (ix *index) summary(head int32) history.Summary {
 	var sum history.Summary
 	if head < 0 {
-		sum.HeadWindow = history.HarnessPi + ":" + ix.sessionID + ":0"
+		sum.HeadWindow = Name + ":" + ix.sessionID + ":0"
 		sum.HeadKnown = true
 		sum.Windows = []string{sum.HeadWindow}
 		return sum
@@ -460,10 +460,10 @@ func (ix *index) summary(head int32) history.Summary {
 	}
 	sort.Slice(sorted, func(a, b int) bool { return sorted[a] < sorted[b] })
 	for _, o := range sorted {
-		sum.Windows = append(sum.Windows, history.HarnessPi+":"+ix.sessionID+":"+strconv.Itoa(int(o)))
+		sum.Windows = append(sum.Windows, Name+":"+ix.sessionID+":"+strconv.Itoa(int(o)))
 	}
 	for _, s := range segOrder {
-		sum.Windows = append(sum.Windows, history.HarnessPi+":"+ix.sessionID+":unknown:"+ix.missing[s])
+		sum.Windows = append(sum.Windows, Name+":"+ix.sessionID+":unknown:"+ix.missing[s])
 	}
 	sum.Notice = gapNotice(sum.Notes)
 	h := &ix.nodes[head]

@@ -61,7 +61,7 @@ func checkRecorded(t *testing.T, path string, listed []history.Session) {
 		t.Fatalf("decode: %v", err)
 	}
 	id, cwd, thinking := rawFacts(t, path)
-	prefix := history.HarnessPi + ":" + id + ":"
+	prefix := Name + ":" + id + ":"
 	bySeq := map[int64]history.Event{}
 	var last int64
 	for _, e := range events {

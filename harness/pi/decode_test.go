@@ -33,7 +33,7 @@ func decodeFile(t *testing.T, path string, opts history.DecodeOptions) ([]string
 	t.Helper()
 	var got []string
 	var last int64
-	sum, err := Decoder{}.Decode(history.Session{Harness: history.HarnessPi, Path: path}, opts, func(e history.Event) error {
+	sum, err := Decoder{}.Decode(history.Session{Harness: Name, Path: path}, opts, func(e history.Event) error {
 		if e.Seq <= last {
 			t.Errorf("seq %d emitted after %d: events must ascend", e.Seq, last)
 		}

@@ -6,13 +6,17 @@ import (
 	"github.com/notesoup/notesoup/version"
 )
 
+// Name is the harness's name in selectors, window ids and plugin names
+// (notesoup-harness-pi): the Pi coding agent.
+const Name = "pi"
+
 // ResetTool is the reset tool's name as the Pi extension registers it.
 const ResetTool = "empty_brain"
 
 // Plugin returns the built-in Pi harness plugin.
 func Plugin() *harness.Builtin {
 	return &harness.Builtin{
-		Name:         history.HarnessPi,
+		Name:         Name,
 		Version:      version.Version,
 		ResetTool:    ResetTool,
 		Roots:        DefaultRoots,

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/notesoup/notesoup/shared/history"
 )
 
 func writeFile(t *testing.T, path, data string) {
@@ -61,7 +59,7 @@ func TestListSessions(t *testing.T) {
 	type row struct{ ID, Cwd, Title, Started, Updated, File string }
 	var rows []row
 	for _, s := range got {
-		if s.Harness != history.HarnessPi || !filepath.IsAbs(s.Path) {
+		if s.Harness != Name || !filepath.IsAbs(s.Path) {
 			t.Errorf("session %s: harness %q path %q", s.ID, s.Harness, s.Path)
 		}
 		fi, err := os.Stat(s.Path)

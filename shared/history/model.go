@@ -7,125 +7,60 @@
 // here, so the three harnesses page, search and render identically.
 package history
 
-import "time"
+import "github.com/notesoup/notesoup/contract"
 
-// Harness names as they appear in window ids and session selectors.
-const (
-	HarnessClaude = "claude"
-	HarnessPi     = "pi"
-	HarnessCodex  = "codex"
+// The transcript model's plain types are the harness contract's own
+// (package contract), so a harness plugin needs nothing but the contract;
+// they are re-exported here under the names the history rules use.
+type (
+	// Session describes one persisted transcript file of one harness.
+	Session = contract.Session
+	// Kind says what an Event is.
+	Kind = contract.Kind
+	// Role is who produced an event, as history_list's role filter sees it.
+	Role = contract.Role
+	// Event is one addressable item of a transcript.
+	Event = contract.Event
+	// NoteKind classifies a decoder's projection note.
+	NoteKind = contract.NoteKind
+	// ProjectionNote is something every reader of a projection must know.
+	ProjectionNote = contract.ProjectionNote
+	// Summary is what a decoder knows only once it has read the whole file.
+	Summary = contract.Summary
+	// EmitFunc receives events in ascending seq order; an error it returns
+	// stops the decode and is returned.
+	EmitFunc = contract.EmitFunc
+	// Refusal is the one error a decoder returns when it will not decode.
+	Refusal = contract.Refusal
 )
 
-// Session describes one persisted transcript file of one harness.
-type Session struct {
-	Harness string    `json:"harness"`          // "claude", "pi" or "codex"
-	ID      string    `json:"id"`               // the harness's own session / thread id
-	Path    string    `json:"path"`             // absolute path of the transcript file
-	Cwd     string    `json:"cwd,omitempty"`    // working directory the session ran in, if recorded
-	Title   string    `json:"title,omitempty"`  // title or first user prompt, one line, bounded
-	Started time.Time `json:"started,omitzero"` // first record's time, zero if unknown
-	Updated time.Time `json:"updated,omitzero"` // last record's time (or file mtime), zero if unknown
-	Size    int64     `json:"size"`             // file size in bytes
-}
-
-// Kind says what an Event is.
-type Kind string
-
-// Event kinds. A logical message, attachment or notice takes one address; every
-// tool use and every tool result takes one more of its own.
+// Event kinds (see contract).
 const (
-	KindMessage    Kind = "message"     // user / assistant / system text envelope
-	KindAttachment Kind = "attachment"  // a recorded attachment rendering
-	KindNotice     Kind = "notice"      // harness notice (compaction summary, branch summary, ...)
-	KindToolUse    Kind = "tool_use"    // a tool call made by the assistant
-	KindToolResult Kind = "tool_result" // the result of a tool call
+	KindMessage    = contract.KindMessage
+	KindAttachment = contract.KindAttachment
+	KindNotice     = contract.KindNotice
+	KindToolUse    = contract.KindToolUse
+	KindToolResult = contract.KindToolResult
 )
 
-// Role is who produced an event, as history_list's role filter sees it.
-// Tool uses and tool results carry RoleTool, so a role filter of "user" or
-// "assistant" finds dialogue rather than tool traffic.
-type Role string
-
-// Roles.
+// Roles (see contract).
 const (
-	RoleUser      Role = "user"
-	RoleAssistant Role = "assistant"
-	RoleSystem    Role = "system"
-	RoleTool      Role = "tool"
+	RoleUser      = contract.RoleUser
+	RoleAssistant = contract.RoleAssistant
+	RoleSystem    = contract.RoleSystem
+	RoleTool      = contract.RoleTool
 )
 
-// Event is one addressable item of a transcript.
-type Event struct {
-	// Seq is the stable address: allocated over first-occurrence persisted
-	// append order, before branch filtering, starting at 1. It never moves
-	// when the file grows.
-	Seq int64
-	// Window is the window or segment id, e.g. "claude:<sessionId>:2" or
-	// "claude:<sessionId>:unknown:<missingUuid>".
-	Window string
-	Kind   Kind
-	Role   Role
-	// Text is the visible text only: text blocks and recorded attachment
-	// renderings. Thinking, reasoning and raw payloads never appear here.
-	Text string
-	// ToolName and ToolID are set on tool uses and tool results.
-	ToolName string
-	ToolID   string
-	// ToolInput is a tool use's arguments as recorded (compact JSON). It is
-	// what the model wrote, so history_read shows it with the call; it is
-	// empty on every other kind.
-	ToolInput string
-	// IsError marks a tool result the harness recorded as an error.
-	IsError bool
-	// PairSeq links a tool use to its result and back; 0 when the call is
-	// still pending (no result recorded yet).
-	PairSeq int64
-	Time    time.Time
-	// Line is the 1-based line of the file the event came from.
-	Line int
-}
-
-// NoteKind classifies a decoder's projection note.
-type NoteKind string
-
-// Projection note kinds.
+// Projection note kinds (see contract).
 const (
-	NoteGap            NoteKind = "gap"             // an ancestor the branch needs is missing
-	NoteUnknownSegment NoteKind = "unknown_segment" // events without a path to a root
-	NoteRefusal        NoteKind = "refusal"         // the decoder refused (invalid schema, cycle, ...)
+	NoteGap            = contract.NoteGap
+	NoteUnknownSegment = contract.NoteUnknownSegment
+	NoteRefusal        = contract.NoteRefusal
 )
-
-// ProjectionNote is something the decoder wants every reader to know about
-// the projection it produced (gaps, unknown segments, refusals).
-type ProjectionNote struct {
-	Kind    NoteKind
-	Message string
-	Line    int    // file line it concerns, 0 if none
-	Ref     string // the missing uuid, segment id, ... it concerns
-}
-
-// Summary is what a decoder knows only once it has read the whole file: the
-// windows and segments it saw, its projection notes, and the head's window.
-type Summary struct {
-	// Windows lists numbered windows in ordinal order, then unknown segments.
-	Windows []string
-	Notes   []ProjectionNote
-	// HeadWindow is the window of the selected head, and HeadKnown says
-	// whether its ordinal was resolved independently. When HeadKnown is false
-	// history_state must refuse rather than guess.
-	HeadWindow string
-	HeadKnown  bool
-	// HeadOrdinal is the head window's ordinal when HeadKnown.
-	HeadOrdinal int
-	// Notice is harness-specific text every history response about this
-	// projection must carry (Claude's incomplete-history notice), at most
-	// MaxNoticeBytes; empty when there is nothing to say.
-	Notice string
-}
 
 // MaxNoticeBytes bounds Summary.Notice, so history responses can reserve
 // room for it before choosing a page.
-const MaxNoticeBytes = 1024
+const MaxNoticeBytes = contract.MaxNoticeBytes
 
 // DecodeOptions tune a decode.
 type DecodeOptions struct {
@@ -134,10 +69,6 @@ type DecodeOptions struct {
 	// selects the head offline by the harness's rules.
 	Head string
 }
-
-// EmitFunc receives events in ascending seq order. Returning an error stops
-// the decode and that error is returned.
-type EmitFunc func(Event) error
 
 // Decoder decodes one harness's transcript files.
 type Decoder interface {

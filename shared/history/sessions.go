@@ -4,18 +4,20 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
 
-// Harnesses lists every harness in the order sessions of equal time are
-// shown.
-var Harnesses = []string{HarnessClaude, HarnessPi, HarnessCodex}
-
 // Catalog is a source of sessions per harness: only what a Catalog lists is
 // readable, so a selector can never reach a file outside the harnesses'
-// roots. The host backs it with the harness plugins; tests use fakes.
+// roots. The service backs it with the harness plugins, built in or
+// external; tests use fakes. Which harnesses exist is the catalog's to say:
+// nothing here knows a harness's name.
 type Catalog interface {
+	// Harnesses names every harness the catalog can list, in the order
+	// sessions of equal time are shown.
+	Harnesses() []string
 	// Sessions lists the sessions of one harness, in any order. A harness
 	// with no root on this machine returns no sessions and no error.
 	Sessions(harness string) ([]Session, error)
@@ -30,11 +32,17 @@ type PrefixCatalog interface {
 	SessionsWithPrefix(harness, idPrefix string) ([]Session, error)
 }
 
-// CatalogFunc adapts a function to Catalog.
-type CatalogFunc func(harness string) ([]Session, error)
+// StaticCatalog is a Catalog over fixed harness names and a function.
+type StaticCatalog struct {
+	Names []string
+	List  func(harness string) ([]Session, error)
+}
+
+// Harnesses implements Catalog.
+func (c StaticCatalog) Harnesses() []string { return c.Names }
 
 // Sessions implements Catalog.
-func (f CatalogFunc) Sessions(harness string) ([]Session, error) { return f(harness) }
+func (c StaticCatalog) Sessions(harness string) ([]Session, error) { return c.List(harness) }
 
 // SessionQuery filters a cross-harness session listing.
 type SessionQuery struct {
@@ -59,10 +67,11 @@ const maxCandidates = 10
 // ListSessions lists sessions across harnesses, newest first (by Updated,
 // then Started, then harness and id for a stable order).
 func ListSessions(cat Catalog, q SessionQuery) ([]Session, error) {
-	harnesses := Harnesses
+	known := cat.Harnesses()
+	harnesses := known
 	if q.Harness != "" {
-		if !knownHarness(q.Harness) {
-			return nil, fmt.Errorf("unknown harness %q; use claude, pi or codex", q.Harness)
+		if !slices.Contains(known, q.Harness) {
+			return nil, unknownHarness(q.Harness, known)
 		}
 		harnesses = []string{q.Harness}
 	}
@@ -100,15 +109,16 @@ func ListSessions(cat Catalog, q SessionQuery) ([]Session, error) {
 			all = append(all, s)
 		}
 	}
-	SortSessions(all)
+	SortSessions(all, known)
 	if q.Limit > 0 && len(all) > q.Limit {
 		all = all[:q.Limit]
 	}
 	return all, errors.Join(errs...)
 }
 
-// SortSessions orders sessions newest first.
-func SortSessions(ss []Session) {
+// SortSessions orders sessions newest first; sessions of equal times keep
+// the order of their harnesses in harnesses.
+func SortSessions(ss []Session, harnesses []string) {
 	sort.SliceStable(ss, func(i, j int) bool {
 		a, b := ss[i], ss[j]
 		if !a.Updated.Equal(b.Updated) {
@@ -118,22 +128,24 @@ func SortSessions(ss []Session) {
 			return a.Started.After(b.Started)
 		}
 		if a.Harness != b.Harness {
-			return harnessRank(a.Harness) < harnessRank(b.Harness)
+			return harnessRank(harnesses, a.Harness) < harnessRank(harnesses, b.Harness)
 		}
 		return a.ID < b.ID
 	})
 }
 
-func harnessRank(h string) int {
-	for i, k := range Harnesses {
-		if k == h {
-			return i
-		}
+func harnessRank(harnesses []string, h string) int {
+	if i := slices.Index(harnesses, h); i >= 0 {
+		return i
 	}
-	return len(Harnesses)
+	return len(harnesses)
 }
 
-func knownHarness(h string) bool { return harnessRank(h) < len(Harnesses) }
+// unknownHarness refuses a harness name the catalog does not list, naming
+// the ones it does.
+func unknownHarness(h string, known []string) error {
+	return fmt.Errorf("unknown harness %q; use one of %s (`notesoup plugins` lists them)", clipInput(h), strings.Join(known, ", "))
+}
 
 func underDir(cwd, dir string) bool {
 	if cwd == "" {
@@ -200,8 +212,8 @@ func Resolve(cat Catalog, selector string, current *Session) (Session, error) {
 	harness, id := "", sel
 	if i := strings.IndexByte(sel, ':'); i >= 0 {
 		harness, id = sel[:i], sel[i+1:]
-		if !knownHarness(harness) {
-			return Session{}, fmt.Errorf("session selector %q: unknown harness %q; use claude, pi or codex", selector, clipInput(harness))
+		if known := cat.Harnesses(); !slices.Contains(known, harness) {
+			return Session{}, fmt.Errorf("session selector %q: %w", selector, unknownHarness(harness, known))
 		}
 		if id == "" {
 			return Session{}, fmt.Errorf("session selector %q: missing id after %q (or use %s:latest)", selector, clipInput(harness)+":", clipInput(harness))

@@ -2,12 +2,33 @@ package history
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 )
 
+// The harness names of the fixtures: history itself knows none.
+const (
+	HarnessClaude = "claude"
+	HarnessPi     = "pi"
+	HarnessCodex  = "codex"
+)
+
+// testHarnesses is the fixtures' harness order.
+var testHarnesses = []string{HarnessClaude, HarnessPi, HarnessCodex}
+
 type fakeCatalog map[string][]Session
+
+func (f fakeCatalog) Harnesses() []string {
+	names := append([]string(nil), testHarnesses...)
+	for h := range f {
+		if !slices.Contains(names, h) {
+			names = append(names, h)
+		}
+	}
+	return names
+}
 
 func (f fakeCatalog) Sessions(h string) ([]Session, error) {
 	if h == "broken" {
@@ -123,12 +144,12 @@ func TestListSessions(t *testing.T) {
 }
 
 func TestListSessionsKeepsOtherHarnessesOnError(t *testing.T) {
-	cat := CatalogFunc(func(h string) ([]Session, error) {
+	cat := StaticCatalog{Names: testHarnesses, List: func(h string) ([]Session, error) {
 		if h == HarnessPi {
 			return nil, errors.New("pi root unreadable")
 		}
 		return catalogFixture()[h], nil
-	})
+	}}
 	ss, err := ListSessions(cat, SessionQuery{})
 	if err == nil || !strings.Contains(err.Error(), "pi root unreadable") {
 		t.Errorf("error = %v", err)
@@ -145,6 +166,8 @@ type prefixCatalog struct {
 	named        map[string]string // session id -> the id its file name carries
 	full, narrow int
 }
+
+func (c *prefixCatalog) Harnesses() []string { return testHarnesses }
 
 func (c *prefixCatalog) Sessions(h string) ([]Session, error) {
 	c.full++
@@ -207,5 +230,30 @@ func TestResolveLooksNarrowFirst(t *testing.T) {
 				t.Errorf("Resolve(%q): %d whole listings and %d narrow ones; want %d and %d", tc.selector, cat.full, cat.narrow, tc.wantFull, tc.wantNarrow)
 			}
 		})
+	}
+}
+
+// TestCatalogNamesTheHarnesses: a harness is known because the catalog
+// lists it (an external plugin's, say), and one it does not list is refused
+// with the ones it does.
+func TestCatalogNamesTheHarnesses(t *testing.T) {
+	at := time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)
+	cat := catalogFixture()
+	cat["jsonl"] = []Session{{Harness: "jsonl", ID: "note-1", Updated: at, Title: "from a plugin"}}
+	got, err := Resolve(cat, "jsonl:note", nil)
+	if err != nil || got.ID != "note-1" {
+		t.Fatalf("jsonl:note = %+v, %v", got, err)
+	}
+	if got, err := Resolve(cat, "latest", nil); err != nil || got.Harness != "jsonl" {
+		t.Errorf("latest = %+v, %v; want the plugin's newer session", got, err)
+	}
+	ss, err := ListSessions(cat, SessionQuery{Harness: "jsonl"})
+	if err != nil || len(ss) != 1 {
+		t.Errorf("listing jsonl = %v, %v", ss, err)
+	}
+	delete(cat, "jsonl")
+	_, err = Resolve(StaticCatalog{Names: testHarnesses, List: cat.Sessions}, "jsonl:note", nil)
+	if err == nil || !strings.Contains(err.Error(), `unknown harness "jsonl"`) || !strings.Contains(err.Error(), "claude, pi, codex") {
+		t.Errorf("unlisted harness: %v", err)
 	}
 }

@@ -3,6 +3,8 @@ package history
 import (
 	"errors"
 	"iter"
+
+	"github.com/notesoup/notesoup/contract"
 )
 
 // MaxResponseBytes bounds every rendered history response, notices and
@@ -13,7 +15,7 @@ const MaxResponseBytes = 32 * 1024
 // ErrStopped is what an EmitFunc returns to end a decode early because the
 // consumer has what it needs. Decoders pass it through unchanged; Events
 // swallows it.
-var ErrStopped = errors.New("history: consumer stopped the decode")
+var ErrStopped = contract.ErrStopped
 
 // Projection is one decode of one session, replayable: every range over
 // Events decodes the file again, so a consumer that needs two passes (Read
@@ -130,21 +132,5 @@ func (o RenderOptions) noticeReserve() int {
 	return o.NoticeReserve
 }
 
-// Retryable is implemented by decode refusals that may clear by themselves
-// (a live head not on disk yet, a file rewritten under the reader).
-type Retryable interface{ Retryable() bool }
-
-// RetryError carries a retryable refusal across process boundaries (the
-// harness plugins' gRPC contract), where the decoder's own type is lost.
-type RetryError struct{ Msg string }
-
-func (e *RetryError) Error() string { return e.Msg }
-
-// Retryable implements Retryable.
-func (e *RetryError) Retryable() bool { return true }
-
 // IsRetryable reports whether err is a refusal worth retrying shortly.
-func IsRetryable(err error) bool {
-	var r Retryable
-	return errors.As(err, &r) && r.Retryable()
-}
+func IsRetryable(err error) bool { return contract.IsRetryable(err) }

@@ -11,63 +11,17 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/notesoup/notesoup/contract"
 )
 
 // ThresholdInput is everything a harness plugin may need to resolve its
-// native auto-compaction point. Fields a harness does not use are ignored.
-// Raw JSON fields are passed through untouched so each harness can type-check
-// its own undocumented fields and fall through to the next source.
-type ThresholdInput struct {
-	Model       string            // model id as the harness names it
-	ModelWindow int64             // the model's context window in tokens, 0 if unknown
-	Settings    []byte            // merged settings JSON (Claude: $.settings.read(); Pi: merged settings.json), may be empty
-	Env         map[string]string // relevant environment variables
-	Usage       []byte            // harness usage report JSON (Claude: $.session.usage({breakdown:"summary"})), may be empty
-	Cwd         string            // project directory, for project-level settings files
-	Home        string            // the user's home (or HOME override), for user-level settings files
-	Overrides   []string          // harness CLI overrides, e.g. Codex "-c key=value" pairs and "--profile name"
+// native auto-compaction point; the type is the harness contract's own.
+type ThresholdInput = contract.ThresholdInput
 
-	// Cap is the runtime capacity ceiling (/notesoup cap) in tokens, 0 when
-	// none. Each harness clamps its effective window to it before deducting
-	// its own reserves, so the cap can only lower the native point.
-	Cap int64
-}
-
-// NativePoint is a harness's native auto-compaction point and where it came from.
-type NativePoint struct {
-	// Resolved is false when no source produced a point; Reason then says why,
-	// and callers must not guess.
-	Resolved bool   `json:"resolved"`
-	Tokens   int64  `json:"tokens"` // the native auto-compaction point in tokens
-	Window   int64  `json:"window"` // the effective context window the point was derived from
-	Source   string `json:"source"` // which source produced it, e.g. "usage.autoCompactThreshold"
-	// AutoCompactEnabled is false when the harness's automatic compaction is
-	// off; warnings still apply but automatic notesoup resets do not.
-	AutoCompactEnabled bool   `json:"auto_compact_enabled"`
-	Reason             string `json:"reason,omitempty"`
-
-	// CapApplied is true when ThresholdInput.Cap lowered the point.
-	CapApplied bool `json:"cap_applied,omitempty"`
-	// CompactDisabled is true when the harness cannot compact at all
-	// (Claude's DISABLE_COMPACT): budget warnings and explicit resets are
-	// suppressed, not only automatic ones.
-	CompactDisabled bool `json:"compact_disabled,omitempty"`
-	// Notes lists inputs that were present but ignored (wrong type, out of
-	// range, unreadable file), so a user can see why a setting had no effect.
-	Notes []string `json:"notes,omitempty"`
-	// Files lists every settings file the harness consulted (present or
-	// not); a memoized point is reused only while none of them changed.
-	Files []string `json:"files,omitempty"`
-}
-
-// Percent returns the point as a percentage of its window, for callers that
-// can only measure context fill in percent (Claude's percent fallback).
-func (p NativePoint) Percent() float64 {
-	if p.Window <= 0 {
-		return 0
-	}
-	return 100 * float64(p.Tokens) / float64(p.Window)
-}
+// NativePoint is a harness's native auto-compaction point and where it came
+// from; the type is the harness contract's own.
+type NativePoint = contract.NativePoint
 
 // ClampWindow applies the runtime cap to an effective window: the smaller of
 // the two, or the window unchanged when cap is 0 (no cap).

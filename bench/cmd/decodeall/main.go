@@ -38,13 +38,13 @@ func main() {
 	var err error
 	var dec history.Decoder
 	switch *harness {
-	case history.HarnessClaude:
+	case claude.Name:
 		files, err = search.ClaudeFiles([]string{*root})
 		dec = claude.Decoder{}
-	case history.HarnessPi:
+	case pi.Name:
 		files, err = search.PiFiles([]string{*root})
 		dec = pi.Decoder{}
-	case history.HarnessCodex:
+	case codex.Name:
 		files, err = search.CodexFiles([]string{*root})
 		dec = codex.Decoder{Roots: []string{*root}}
 	default:

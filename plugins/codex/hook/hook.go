@@ -18,8 +18,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/notesoup/notesoup/harness/codex"
 	"github.com/notesoup/notesoup/service"
-	"github.com/notesoup/notesoup/shared/history"
 	"github.com/notesoup/notesoup/shared/reset"
 )
 
@@ -168,7 +168,7 @@ type codexHook struct {
 }
 
 func (h codexHook) caller(in codexHookInput) service.Caller {
-	return service.Caller{Harness: history.HarnessCodex, Session: in.SessionID, Cwd: in.Cwd}
+	return service.Caller{Harness: codex.Name, Session: in.SessionID, Cwd: in.Cwd}
 }
 
 // answer returns the text to add to the model's context (empty for none)
@@ -235,7 +235,7 @@ func (h codexHook) warning(ctx context.Context, in codexHookInput) (string, func
 	if h.codexHome != "" {
 		env["CODEX_HOME"] = h.codexHome
 	}
-	l, err := h.s.Limits(ctx, history.HarnessCodex, service.LimitsRequest{
+	l, err := h.s.Limits(ctx, codex.Name, service.LimitsRequest{
 		ThresholdInput: reset.ThresholdInput{Model: in.Model, Env: env, Cwd: in.Cwd},
 	})
 	if err != nil {

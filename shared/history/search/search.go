@@ -373,7 +373,7 @@ func (w *worker) answer(j job) (*fileAnswer, int, int64) {
 	// stat differs), never beyond its end.
 	var first *[]byte // the first line decides a Codex fork's inheritance
 	w.first, w.threads = w.first[:0], nil
-	if j.src.Harness == history.HarnessCodex {
+	if j.src.Harness == harnessCodex {
 		first = &w.first
 	}
 	done, scanned, tail, tailOK, err := w.scan(f, key.Size, sc, !tailKnown, first)
@@ -388,7 +388,7 @@ func (w *worker) answer(j job) (*fileAnswer, int, int64) {
 		a.Err = fmt.Sprintf("%s: %v", path, err)
 		return a, fromError, scanned
 	}
-	if j.src.Harness == history.HarnessCodex && len(w.first) > 0 {
+	if j.src.Harness == harnessCodex && len(w.first) > 0 {
 		if threads := w.threads; len(threads) > 0 {
 			// A paginated fork shows its parents' rows too: the answer
 			// depends on their bytes, and so does the raw scan.
@@ -577,7 +577,7 @@ func (s *searcher) forkParents(threads []string, buf []byte) []string {
 			continue
 		}
 		seen[t] = true
-		p, ok := s.pathOf(history.HarnessCodex, t)
+		p, ok := s.pathOf(harnessCodex, t)
 		if !ok {
 			continue
 		}

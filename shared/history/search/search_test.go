@@ -19,9 +19,9 @@ import (
 // sourcesFor returns the three harnesses' sources over a corpus layout.
 func sourcesFor(lay corpus.Layout) []Source {
 	return []Source{
-		{Harness: history.HarnessClaude, Files: func() ([]history.Session, error) { return ClaudeFiles([]string{lay.Claude}) }, Decoder: claude.Decoder{}},
-		{Harness: history.HarnessPi, Files: func() ([]history.Session, error) { return PiFiles([]string{lay.Pi}) }, Decoder: pi.Decoder{}},
-		{Harness: history.HarnessCodex, Files: func() ([]history.Session, error) { return CodexFiles([]string{lay.Codex}) }, Decoder: codex.Decoder{Roots: []string{lay.Codex}}},
+		{Harness: harnessClaude, Files: func() ([]history.Session, error) { return ClaudeFiles([]string{lay.Claude}) }, Decoder: claude.Decoder{}},
+		{Harness: harnessPi, Files: func() ([]history.Session, error) { return PiFiles([]string{lay.Pi}) }, Decoder: pi.Decoder{}},
+		{Harness: harnessCodex, Files: func() ([]history.Session, error) { return CodexFiles([]string{lay.Codex}) }, Decoder: codex.Decoder{Roots: []string{lay.Codex}}},
 	}
 }
 

@@ -76,7 +76,7 @@ func ClaudeFiles(roots []string) ([]history.Session, error) {
 			found = append(found, kept)
 		}
 	}
-	return sessionsOf(found, history.HarnessClaude, func(name string) string { return strings.TrimSuffix(name, ".jsonl") }), errors.Join(errs...)
+	return sessionsOf(found, harnessClaude, func(name string) string { return strings.TrimSuffix(name, ".jsonl") }), errors.Join(errs...)
 }
 
 // sessionsOf makes the sessions of the files found, in order, allocating
@@ -98,13 +98,13 @@ func sessionsOf(found [][]dirEntry, harness string, id func(name string) string)
 // PiFiles lists *.jsonl files at most two levels under each root
 // (<root>/--<cwd>--/<time>_<id>.jsonl, or flat in a custom session dir).
 func PiFiles(roots []string) ([]history.Session, error) {
-	return walkFiles(roots, 2, history.HarnessPi, func(name string) bool { return strings.HasSuffix(name, ".jsonl") })
+	return walkFiles(roots, 2, harnessPi, func(name string) bool { return strings.HasSuffix(name, ".jsonl") })
 }
 
 // CodexFiles lists rollout-*.jsonl files at any depth under each root
 // (sessions/YYYY/MM/DD and the flat archived_sessions).
 func CodexFiles(roots []string) ([]history.Session, error) {
-	return walkFiles(roots, -1, history.HarnessCodex, func(name string) bool {
+	return walkFiles(roots, -1, harnessCodex, func(name string) bool {
 		return strings.HasPrefix(name, "rollout-") && strings.HasSuffix(name, ".jsonl")
 	})
 }
@@ -197,3 +197,11 @@ func idFromName(name string) string {
 	}
 	return base
 }
+
+// Harness names the walkers and the fork check still know. TODO(#16): the
+// harnesses supply their file layout and fork parents through the contract.
+const (
+	harnessClaude = "claude"
+	harnessPi     = "pi"
+	harnessCodex  = "codex"
+)
