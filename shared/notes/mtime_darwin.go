@@ -7,4 +7,6 @@ import (
 	"time"
 )
 
-func mtimeOf(st *syscall.Stat_t) time.Time { return time.Unix(st.Mtimespec.Sec, st.Mtimespec.Nsec) }
+// mtimeOf reads the modification time of a stat; Darwin names the field
+// Mtimespec where Linux has Mtim.
+func mtimeOf(st *syscall.Stat_t) time.Time { return time.Unix(st.Mtimespec.Unix()) }

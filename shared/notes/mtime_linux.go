@@ -7,4 +7,6 @@ import (
 	"time"
 )
 
-func mtimeOf(st *syscall.Stat_t) time.Time { return time.Unix(st.Mtim.Sec, st.Mtim.Nsec) }
+// mtimeOf reads the modification time of a stat. Timespec.Unix widens the
+// fields, which are int32 on 32-bit Linux (GOARCH=386, arm) and int64 elsewhere.
+func mtimeOf(st *syscall.Stat_t) time.Time { return time.Unix(st.Mtim.Unix()) }
