@@ -106,8 +106,9 @@ func New(opts ...Option) *Host {
 	return h
 }
 
-// Names returns every harness name the host can start, sorted: built-ins and
-// external plugins, an external one overriding the built-in of its name.
+// Names returns every harness name the host can start: the built-ins in
+// their given order, then the external plugins that add a harness, sorted.
+// An external plugin with a built-in's name overrides it in place.
 func (h *Host) Names() []string {
 	var names []string
 	for _, c := range h.candidates() {
@@ -117,18 +118,22 @@ func (h *Host) Names() []string {
 }
 
 func (h *Host) candidates() []candidate {
-	byName := map[string]candidate{}
+	out := make([]candidate, 0, len(h.builtins))
+	at := map[string]int{}
 	for _, b := range h.builtins {
-		byName[b] = candidate{name: b, source: SourceBuiltin}
+		at[b] = len(out)
+		out = append(out, candidate{name: b, source: SourceBuiltin})
 	}
+	added := len(out)
 	for _, c := range discoverExternal(h.dirs) {
-		byName[c.name] = c
-	}
-	out := make([]candidate, 0, len(byName))
-	for _, c := range byName {
+		if i, ok := at[c.name]; ok {
+			out[i] = c
+			continue
+		}
+		at[c.name] = len(out)
 		out = append(out, c)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	sort.Slice(out[added:], func(i, j int) bool { return out[added+i].name < out[added+j].name })
 	return out
 }
 
