@@ -23,6 +23,18 @@ const (
 	CapDecode     = "decode"     // Decode
 	CapThresholds = "thresholds" // Thresholds
 	CapBoot       = "boot"       // BootBinding
+
+	// CapRawSearch promises that every letter and digit of the text the
+	// decoder emits is in the file's own bytes, written literally or as a
+	// \u00XX JSON escape, except inside Description.SynthesizedWords; so
+	// a search may rule a file out from its bytes without decoding it.
+	// Without it every file is decoded for every new query.
+	CapRawSearch = "raw_search"
+	// CapForks says a session file may inherit events from another
+	// session's file (a Codex fork), so its own bytes do not hold all of
+	// its text. A raw search then needs the harness's Inheritor; through a
+	// plugin process, where there is none, such files are decoded.
+	CapForks = "forks"
 )
 
 // Description is a harness plugin's fingerprint.
@@ -32,6 +44,13 @@ type Description struct {
 	ContractVersions []int    `json:"contract_versions"`
 	Capabilities     []string `json:"capabilities"`
 	DefaultRoots     []string `json:"default_roots"`
+	// SynthesizedWords are the words the decoder writes into event text or
+	// tool names itself ("ran", "failed", ...), lower case: a query word
+	// inside one of them may match text that is not in the file's bytes.
+	SynthesizedWords []string `json:"synthesized_words,omitempty"`
+	// SessionMetaKey is the key of an MCP tool call's _meta under which the
+	// harness sends its session id (Codex: "threadId"), empty when none.
+	SessionMetaKey string `json:"session_meta_key,omitempty"`
 }
 
 // DecodeRequest asks a harness to decode one session.
@@ -53,6 +72,20 @@ type SessionFilter struct {
 	// plugin may list more (one that predates the field lists everything);
 	// notesoup's service filters again.
 	IDPrefix string
+	// FilesOnly asks for each session's Harness, ID and Path alone, taken
+	// from the file names: nothing is read from the files. A search wants
+	// this, since it reads every file anyway. A plugin may ignore it and
+	// describe every session.
+	FilesOnly bool
+}
+
+// Inheritor is implemented by a harness with CapForks called in-process:
+// it says which sessions a file inherits events from, from the file's first
+// line (a fork names its parent there), so a raw search knows to decode it.
+type Inheritor interface {
+	// Inherits returns the ids of the sessions whose events the file whose
+	// first line is given inherits; none when it holds all of its events.
+	Inherits(firstLine []byte) []string
 }
 
 // Binding is what a boot block needs from a harness: the window id and the

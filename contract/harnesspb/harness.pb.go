@@ -67,8 +67,14 @@ type DescribeResponse struct {
 	ContractVersions []int32                `protobuf:"varint,3,rep,packed,name=contract_versions,json=contractVersions,proto3" json:"contract_versions,omitempty"` // contract versions it speaks
 	Capabilities     []string               `protobuf:"bytes,4,rep,name=capabilities,proto3" json:"capabilities,omitempty"`                                         // e.g. "decode", "thresholds", "boot"
 	DefaultRoots     []string               `protobuf:"bytes,5,rep,name=default_roots,json=defaultRoots,proto3" json:"default_roots,omitempty"`                     // where this harness writes sessions on this machine
-	unknownFields    protoimpl.UnknownFields
-	sizeCache        protoimpl.SizeCache
+	// synthesized_words: words the decoder writes into event text or tool
+	// names itself (not found in the file's bytes); see contract.Description.
+	SynthesizedWords []string `protobuf:"bytes,6,rep,name=synthesized_words,json=synthesizedWords,proto3" json:"synthesized_words,omitempty"`
+	// session_meta_key: the MCP tool call _meta key under which the harness
+	// sends its session id, empty when it sends none.
+	SessionMetaKey string `protobuf:"bytes,7,opt,name=session_meta_key,json=sessionMetaKey,proto3" json:"session_meta_key,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *DescribeResponse) Reset() {
@@ -136,13 +142,31 @@ func (x *DescribeResponse) GetDefaultRoots() []string {
 	return nil
 }
 
+func (x *DescribeResponse) GetSynthesizedWords() []string {
+	if x != nil {
+		return x.SynthesizedWords
+	}
+	return nil
+}
+
+func (x *DescribeResponse) GetSessionMetaKey() string {
+	if x != nil {
+		return x.SessionMetaKey
+	}
+	return ""
+}
+
 type ListSessionsRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Roots []string               `protobuf:"bytes,1,rep,name=roots,proto3" json:"roots,omitempty"` // empty: the plugin's default roots
 	// id_prefix, when set, asks only for sessions whose id starts with it, so
 	// resolving one session need not describe every file. A plugin that
 	// ignores it lists everything; notesoup filters again.
-	IdPrefix      string `protobuf:"bytes,2,opt,name=id_prefix,json=idPrefix,proto3" json:"id_prefix,omitempty"`
+	IdPrefix string `protobuf:"bytes,2,opt,name=id_prefix,json=idPrefix,proto3" json:"id_prefix,omitempty"`
+	// files_only asks for each session's harness, id and path alone, taken
+	// from the file names without reading the files. A plugin that ignores it
+	// describes every session; notesoup uses what it gets.
+	FilesOnly     bool `protobuf:"varint,3,opt,name=files_only,json=filesOnly,proto3" json:"files_only,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -189,6 +213,13 @@ func (x *ListSessionsRequest) GetIdPrefix() string {
 		return x.IdPrefix
 	}
 	return ""
+}
+
+func (x *ListSessionsRequest) GetFilesOnly() bool {
+	if x != nil {
+		return x.FilesOnly
+	}
+	return false
 }
 
 type SessionInfo struct {
@@ -1021,16 +1052,20 @@ var File_harness_proto protoreflect.FileDescriptor
 const file_harness_proto_rawDesc = "" +
 	"\n" +
 	"\rharness.proto\x12\x13notesoup.harness.v1\"\x11\n" +
-	"\x0fDescribeRequest\"\xc3\x01\n" +
+	"\x0fDescribeRequest\"\x9a\x02\n" +
 	"\x10DescribeResponse\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12%\n" +
 	"\x0eplugin_version\x18\x02 \x01(\tR\rpluginVersion\x12+\n" +
 	"\x11contract_versions\x18\x03 \x03(\x05R\x10contractVersions\x12\"\n" +
 	"\fcapabilities\x18\x04 \x03(\tR\fcapabilities\x12#\n" +
-	"\rdefault_roots\x18\x05 \x03(\tR\fdefaultRoots\"H\n" +
+	"\rdefault_roots\x18\x05 \x03(\tR\fdefaultRoots\x12+\n" +
+	"\x11synthesized_words\x18\x06 \x03(\tR\x10synthesizedWords\x12(\n" +
+	"\x10session_meta_key\x18\a \x01(\tR\x0esessionMetaKey\"g\n" +
 	"\x13ListSessionsRequest\x12\x14\n" +
 	"\x05roots\x18\x01 \x03(\tR\x05roots\x12\x1b\n" +
-	"\tid_prefix\x18\x02 \x01(\tR\bidPrefix\"\xdf\x01\n" +
+	"\tid_prefix\x18\x02 \x01(\tR\bidPrefix\x12\x1d\n" +
+	"\n" +
+	"files_only\x18\x03 \x01(\bR\tfilesOnly\"\xdf\x01\n" +
 	"\vSessionInfo\x12\x18\n" +
 	"\aharness\x18\x01 \x01(\tR\aharness\x12\x0e\n" +
 	"\x02id\x18\x02 \x01(\tR\x02id\x12\x12\n" +

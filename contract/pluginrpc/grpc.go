@@ -64,10 +64,12 @@ func (c *GRPCClient) Describe(ctx context.Context) (contract.Description, error)
 		return contract.Description{}, err
 	}
 	d := contract.Description{
-		Name:          r.GetName(),
-		PluginVersion: r.GetPluginVersion(),
-		Capabilities:  r.GetCapabilities(),
-		DefaultRoots:  r.GetDefaultRoots(),
+		Name:             r.GetName(),
+		PluginVersion:    r.GetPluginVersion(),
+		Capabilities:     r.GetCapabilities(),
+		DefaultRoots:     r.GetDefaultRoots(),
+		SynthesizedWords: r.GetSynthesizedWords(),
+		SessionMetaKey:   r.GetSessionMetaKey(),
 	}
 	for _, v := range r.GetContractVersions() {
 		d.ContractVersions = append(d.ContractVersions, int(v))
@@ -79,7 +81,7 @@ func (c *GRPCClient) Describe(ctx context.Context) (contract.Description, error)
 func (c *GRPCClient) ListSessions(ctx context.Context, f contract.SessionFilter, fn func(contract.Session) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	stream, err := c.client.ListSessions(ctx, &harnesspb.ListSessionsRequest{Roots: f.Roots, IdPrefix: f.IDPrefix})
+	stream, err := c.client.ListSessions(ctx, &harnesspb.ListSessionsRequest{Roots: f.Roots, IdPrefix: f.IDPrefix, FilesOnly: f.FilesOnly})
 	if err != nil {
 		return err
 	}
@@ -202,10 +204,12 @@ func (s *grpcServer) Describe(ctx context.Context, _ *harnesspb.DescribeRequest)
 		return nil, err
 	}
 	r := &harnesspb.DescribeResponse{
-		Name:          d.Name,
-		PluginVersion: d.PluginVersion,
-		Capabilities:  d.Capabilities,
-		DefaultRoots:  d.DefaultRoots,
+		Name:             d.Name,
+		PluginVersion:    d.PluginVersion,
+		Capabilities:     d.Capabilities,
+		DefaultRoots:     d.DefaultRoots,
+		SynthesizedWords: d.SynthesizedWords,
+		SessionMetaKey:   d.SessionMetaKey,
 	}
 	for _, v := range d.ContractVersions {
 		r.ContractVersions = append(r.ContractVersions, int32(v))
@@ -214,7 +218,7 @@ func (s *grpcServer) Describe(ctx context.Context, _ *harnesspb.DescribeRequest)
 }
 
 func (s *grpcServer) ListSessions(req *harnesspb.ListSessionsRequest, stream harnesspb.Harness_ListSessionsServer) error {
-	return s.impl.ListSessions(stream.Context(), contract.SessionFilter{Roots: req.GetRoots(), IDPrefix: req.GetIdPrefix()}, func(sess contract.Session) error {
+	return s.impl.ListSessions(stream.Context(), contract.SessionFilter{Roots: req.GetRoots(), IDPrefix: req.GetIdPrefix(), FilesOnly: req.GetFilesOnly()}, func(sess contract.Session) error {
 		return stream.Send(sessionToPB(sess))
 	})
 }

@@ -26,7 +26,8 @@ type fake struct {
 
 func (f *fake) Describe(context.Context) (contract.Description, error) {
 	return contract.Description{Name: "fake", PluginVersion: "0.1.0", ContractVersions: []int{1},
-		Capabilities: []string{contract.CapDecode}, DefaultRoots: []string{"/r"}}, f.err
+		Capabilities: []string{contract.CapDecode}, DefaultRoots: []string{"/r"},
+		SynthesizedWords: []string{"ran"}, SessionMetaKey: "threadId"}, f.err
 }
 
 func (f *fake) ListSessions(_ context.Context, filter contract.SessionFilter, fn func(contract.Session) error) error {
@@ -79,7 +80,8 @@ func TestDescribeRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := contract.Description{Name: "fake", PluginVersion: "0.1.0", ContractVersions: []int{1},
-		Capabilities: []string{"decode"}, DefaultRoots: []string{"/r"}}
+		Capabilities: []string{"decode"}, DefaultRoots: []string{"/r"},
+		SynthesizedWords: []string{"ran"}, SessionMetaKey: "threadId"}
 	if !reflect.DeepEqual(d, want) {
 		t.Fatalf("Describe = %+v, want %+v", d, want)
 	}
@@ -94,7 +96,7 @@ func TestListSessionsStreamsEverySession(t *testing.T) {
 	f := &fake{sessions: want}
 	h := connect(t, f)
 	var got []contract.Session
-	filter := contract.SessionFilter{Roots: []string{"/r1", "/r2"}, IDPrefix: "0b5e"}
+	filter := contract.SessionFilter{Roots: []string{"/r1", "/r2"}, IDPrefix: "0b5e", FilesOnly: true}
 	if err := h.ListSessions(context.Background(), filter, func(s contract.Session) error { got = append(got, s); return nil }); err != nil {
 		t.Fatal(err)
 	}
