@@ -33,23 +33,12 @@ type Decoder struct{}
 
 var _ history.Decoder = Decoder{}
 
-// Error is a refusal: the transcript cannot be projected as it is. Line is
-// 0 when the refusal concerns the file as a whole.
-type Error struct {
-	Path string
-	Line int
-	Msg  string
-	// Retry is true when the refusal may clear by itself (a head the host
-	// reported that is not on disk yet).
-	Retry bool
-}
-
-// Error implements error: "path:line: message".
-func (e *Error) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Msg)
-	}
-	return fmt.Sprintf("%s: %s", e.Path, e.Msg)
+// refusal is the decoder's one error: the transcript cannot be projected as
+// it is. line is 0 when the refusal concerns the file as a whole; retry is
+// true when it may clear by itself (a head the host reported that is not on
+// disk yet).
+func refusal(path string, line int, retry bool, reason string) *history.Refusal {
+	return &history.Refusal{Harness: Name, Path: path, Line: line, Reason: reason, Retry: retry}
 }
 
 const noNode = int32(-1)
@@ -265,7 +254,7 @@ func (g *graph) logical(i int32) int32 {
 }
 
 func (g *graph) refuse(line int, format string, args ...any) error {
-	return &Error{Path: g.path, Line: line, Msg: fmt.Sprintf(format, args...)}
+	return refusal(g.path, line, false, fmt.Sprintf(format, args...))
 }
 
 // sessionID is the id windows are named after: the session's own (a fork
@@ -452,7 +441,7 @@ func (g *graph) selectHead(want string) (int32, error) {
 	if want != "" {
 		i, ok := g.lookup(want)
 		if !ok || !g.nodes.at(i).present {
-			return 0, &Error{Path: g.path, Msg: fmt.Sprintf("the live head %s is not on disk yet (Claude may still be writing it); retry shortly", want), Retry: true}
+			return 0, refusal(g.path, 0, true, fmt.Sprintf("the live head %s is not on disk yet (Claude may still be writing it); retry shortly", want))
 		}
 		return i, nil
 	}
@@ -507,10 +496,10 @@ func (g *graph) selectHead(want string) (int32, error) {
 	for k := range g.nodes.len() {
 		n := g.nodes.at(int32(k))
 		if n.present {
-			return 0, &Error{Path: g.path, Msg: "no leaf row to select as the head (every row has a child: the links form a cycle)"}
+			return 0, refusal(g.path, 0, false, "no leaf row to select as the head (every row has a child: the links form a cycle)")
 		}
 	}
-	return 0, &Error{Path: g.path, Msg: "no conversation rows: nothing to read yet"}
+	return 0, refusal(g.path, 0, false, "no conversation rows: nothing to read yet")
 }
 
 // siblingOf reports whether row c belongs with its parent x as part of the
@@ -1073,7 +1062,3 @@ func (g *graph) rowEvents(raw []byte, idx int32, p *projection, names map[int64]
 	}
 	return events, nil
 }
-
-// Retryable reports a refusal about a write in progress, which the same
-// call may not meet a moment later (history.ErrRetry through the plugin).
-func (e *Error) Retryable() bool { return e.Retry }

@@ -1,6 +1,8 @@
 package claude
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -10,7 +12,7 @@ import (
 
 // FuzzClaudeDecode feeds arbitrary bytes to the decoder as a transcript and
 // then lists and reads the projection. Nothing may panic; every refusal must
-// be a *claude.Error or a wrapped I/O error; every response must fit the
+// be a *history.Refusal or a wrapped I/O error; every response must fit the
 // budget; emitted seqs must increase.
 func FuzzClaudeDecode(f *testing.F) {
 	seeds, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "history", "claude", "*.jsonl"))
@@ -38,6 +40,11 @@ func FuzzClaudeDecode(f *testing.F) {
 			return nil
 		})
 		if err != nil {
+			var r *history.Refusal
+			var pe *fs.PathError
+			if !errors.As(err, &r) && !errors.As(err, &pe) {
+				t.Fatalf("error %T (%v) is neither a refusal nor an I/O error", err, err)
+			}
 			return
 		}
 		if len(IncompleteHistoryNotice(sum)) > MaxNoticeBytes {

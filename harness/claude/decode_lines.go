@@ -39,7 +39,7 @@ func (lr *lineReader) next() ([]byte, bool, error) {
 	var long *jsonl.LineTooLongError
 	switch {
 	case errors.As(err, &long):
-		return nil, false, fmt.Errorf("%s:%d: line longer than %d bytes; the transcript is damaged (Claude Code never writes lines this long)", lr.path, long.Line, MaxLineBytes)
+		return nil, false, refusal(lr.path, long.Line, false, fmt.Sprintf("line longer than %d bytes; the transcript is damaged (Claude Code never writes lines this long)", MaxLineBytes))
 	case errors.Is(err, io.EOF):
 		return nil, false, io.EOF
 	case err != nil:

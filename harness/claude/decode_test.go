@@ -242,7 +242,7 @@ func TestDecodeFixtures(t *testing.T) {
 			got, sum, err := decodeFixture(t, tc.file, tc.sid, tc.head)
 			if tc.sid == "" {
 				// duplicate.jsonl's rows name fixtureSID, not "duplicate".
-				var e *Error
+				var e *history.Refusal
 				if !errors.As(err, &e) || !strings.Contains(err.Error(), `transcript of session "duplicate"`) || e.Line != 1 {
 					t.Fatalf("want a session mismatch refusal at line 1 naming the file's id, got %v", err)
 				}
@@ -315,12 +315,12 @@ func TestDecodeRefusals(t *testing.T) {
 			if !strings.Contains(err.Error(), tc.file) {
 				t.Errorf("refusal %q does not name the file", err)
 			}
-			var e *Error
+			var e *history.Refusal
 			if tc.file == "missing-file.jsonl" {
 				return
 			}
 			if !errors.As(err, &e) {
-				t.Fatalf("refusal is %T, want *claude.Error", err)
+				t.Fatalf("refusal is %T, want *history.Refusal", err)
 			}
 			if e.Line != tc.line || e.Retry != tc.retry {
 				t.Errorf("line=%d retry=%v, want line=%d retry=%v", e.Line, e.Retry, tc.line, tc.retry)

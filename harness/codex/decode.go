@@ -97,7 +97,7 @@ func (d Decoder) Decode(sess history.Session, opts history.DecodeOptions, emit h
 	for m := meta; m.HistoryBase != nil && m.HistoryBase.ThreadID != ""; {
 		hb := m.HistoryBase
 		if seen[hb.ThreadID] || len(chain) > maxForkDepth {
-			err := &RefusalError{Path: chain[0].path, Line: 1, Reason: fmt.Sprintf("history_base links loop back to thread %s; the rollouts are corrupted", hb.ThreadID)}
+			err := refusal(chain[0].path, 1, false, fmt.Sprintf("history_base links loop back to thread %s; the rollouts are corrupted", hb.ThreadID))
 			return refusalSummary(err), err
 		}
 		seen[hb.ThreadID] = true
@@ -136,7 +136,7 @@ func (d Decoder) Decode(sess history.Session, opts history.DecodeOptions, emit h
 			return refusalSummary(err), err
 		}
 		if pm.threadID() != hb.ThreadID {
-			err := &RefusalError{Path: parent, Line: 1, Reason: fmt.Sprintf("rollout names thread %s, not the fork parent %s", pm.threadID(), hb.ThreadID)}
+			err := refusal(parent, 1, false, fmt.Sprintf("rollout names thread %s, not the fork parent %s", pm.threadID(), hb.ThreadID))
 			return refusalSummary(err), err
 		}
 		m = pm
@@ -146,7 +146,7 @@ func (d Decoder) Decode(sess history.Session, opts history.DecodeOptions, emit h
 	}
 	sum := dec.summary()
 	if err := dec.emitAll(chain, emit); err != nil {
-		var re *RefusalError
+		var re *history.Refusal
 		if errors.As(err, &re) {
 			sum.Notes = append(sum.Notes, refusalSummary(err).Notes...)
 		}
@@ -160,20 +160,20 @@ func readMeta(s *source) (*sessionMeta, error) {
 	lr := s.lines.Lines(s.limit)
 	line, terminated, err := lr.Next()
 	if err == io.EOF {
-		return nil, &RefusalError{Path: s.path, Reason: "the rollout is empty: Codex writes session_meta first; retry once it has", Retry: true}
+		return nil, refusal(s.path, 0, true, "the rollout is empty: Codex writes session_meta first; retry once it has")
 	}
 	if err != nil {
 		return nil, readErr(s.path, err)
 	}
 	r, perr := parseRecord(line, false)
 	if perr != nil && !terminated {
-		return nil, &RefusalError{Path: s.path, Line: 1, Reason: "the session_meta line is incomplete (a write in progress?); retry", Retry: true}
+		return nil, refusal(s.path, 1, true, "the session_meta line is incomplete (a write in progress?); retry")
 	}
 	if perr != nil {
-		return nil, &RefusalError{Path: s.path, Line: 1, Reason: perr.Error()}
+		return nil, refusal(s.path, 1, false, perr.Error())
 	}
 	if r.kind != recSessionMeta || r.meta.threadID() == "" {
-		return nil, &RefusalError{Path: s.path, Line: 1, Reason: "the first line is not a session_meta with an id; this is not a Codex rollout"}
+		return nil, refusal(s.path, 1, false, "the first line is not a session_meta with an id; this is not a Codex rollout")
 	}
 	if s.lines.Stable() {
 		s.head = &r
@@ -291,9 +291,9 @@ func (d *decoder) lines(s *source, withText, first bool, fn func(r *record, line
 				return nil // torn final line: a write in progress
 			}
 			if !first {
-				return &RefusalError{Path: s.path, Line: lr.Line, Reason: "the file changed while it was being read; retry", Retry: true}
+				return refusal(s.path, lr.Line, true, "the file changed while it was being read; retry")
 			}
-			return &RefusalError{Path: s.path, Line: lr.Line, Reason: perr.Error()}
+			return refusal(s.path, lr.Line, false, perr.Error())
 		}
 		if first {
 			s.committed = lr.Off
@@ -404,7 +404,7 @@ func (d *decoder) emitAll(chain []*source, emit history.EmitFunc) error {
 			}
 			seq++
 			if seq > d.nseq {
-				return &RefusalError{Path: s.path, Line: line, Reason: "the file changed while it was being read; retry", Retry: true}
+				return refusal(s.path, line, true, "the file changed while it was being read; retry")
 			}
 			ev := history.Event{Seq: seq, Window: w.name(d), Role: r.role, Text: r.text, Time: r.time, Line: line}
 			if s.inherited {
@@ -429,30 +429,19 @@ func (d *decoder) emitAll(chain []*source, emit history.EmitFunc) error {
 	return nil
 }
 
-// RefusalError is returned when a rollout cannot be decoded faithfully: a
-// malformed committed line, an invalid known schema, a fork loop. It names
-// the file and line.
-type RefusalError struct {
-	Path   string // rollout file
-	Line   int    // 1-based line, 0 when the refusal concerns the whole file
-	Reason string // what is wrong and, where there is one, the fix
-	// Retry is true when the refusal is about a write in progress (an
-	// empty file, a torn header, a head not yet on disk, a file rewritten
-	// under the reader): the same call may succeed a moment later.
-	Retry bool
-}
-
-// Error renders "path:line: reason".
-func (e *RefusalError) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("codex history: %s:%d: %s", e.Path, e.Line, e.Reason)
-	}
-	return fmt.Sprintf("codex history: %s: %s", e.Path, e.Reason)
+// refusal is the decoder's one error: a rollout it cannot decode faithfully
+// (a malformed committed line, an invalid known schema, a fork loop). It
+// names the file and the 1-based line (0 for the whole file); retry is true
+// when the refusal is about a write in progress (an empty file, a torn
+// header, a file rewritten under the reader), which the same call may not
+// meet a moment later.
+func refusal(path string, line int, retry bool, reason string) *history.Refusal {
+	return &history.Refusal{Harness: Name, Path: path, Line: line, Reason: reason, Retry: retry}
 }
 
 // refusalSummary reports a refusal as a projection note too.
 func refusalSummary(err error) history.Summary {
-	var re *RefusalError
+	var re *history.Refusal
 	if !errors.As(err, &re) {
 		return history.Summary{}
 	}
@@ -477,7 +466,3 @@ func (f *failures) note(r *record) {
 		delete(*f, r.callID)
 	}
 }
-
-// Retryable reports a refusal about a write in progress, which the same
-// call may not meet a moment later (history.ErrRetry through the plugin).
-func (e *RefusalError) Retryable() bool { return e.Retry }

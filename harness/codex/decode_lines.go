@@ -17,7 +17,7 @@ func newLineReader(r io.Reader) *jsonl.Reader { return jsonl.NewReader(r) }
 func readErr(path string, err error) error {
 	var long *jsonl.LineTooLongError
 	if errors.As(err, &long) {
-		return &RefusalError{Path: path, Line: long.Line, Reason: long.Error()}
+		return refusal(path, long.Line, false, long.Error())
 	}
 	return fmt.Errorf("codex history: read %s: %w", path, err)
 }

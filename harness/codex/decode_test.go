@@ -317,9 +317,9 @@ func TestDecodeRefusals(t *testing.T) {
 		t.Run(filepath.Base(tc.file), func(t *testing.T) {
 			path := filepath.Join(testdataDir, tc.file)
 			got, sum, err := decodeFile(t, Decoder{Roots: append([]string{}, tc.roots...)}, path)
-			var re *RefusalError
+			var re *history.Refusal
 			if !errors.As(err, &re) {
-				t.Fatalf("err = %v, want a RefusalError", err)
+				t.Fatalf("err = %v, want a *history.Refusal", err)
 			}
 			if re.Line != tc.line || !strings.Contains(re.Reason, tc.reason) {
 				t.Errorf("refusal = %q (line %d), want line %d containing %q", re.Error(), re.Line, tc.line, tc.reason)

@@ -102,12 +102,12 @@ type index struct {
 }
 
 func (ix *index) refuse(line int, format string, args ...any) error {
-	return &RefusalError{Path: ix.path, Line: line, Reason: fmt.Sprintf(format, args...)}
+	return refusal(ix.path, line, false, fmt.Sprintf(format, args...))
 }
 
 // refuseRetry is a refusal about a write in progress.
 func (ix *index) refuseRetry(line int, format string, args ...any) error {
-	return &RefusalError{Path: ix.path, Line: line, Reason: fmt.Sprintf(format, args...), Retry: true}
+	return refusal(ix.path, line, true, fmt.Sprintf(format, args...))
 }
 
 // decode runs both passes over r.
@@ -126,7 +126,7 @@ func decode(r io.ReaderAt, size int64, path string, opts history.DecodeOptions, 
 	}
 	sum := ix.summary(head)
 	if err := ix.emit(f, emit); err != nil {
-		var re *RefusalError
+		var re *history.Refusal
 		if errors.As(err, &re) {
 			sum.Notes = append(sum.Notes, refusalSummary(err).Notes...)
 		}
@@ -138,7 +138,7 @@ func decode(r io.ReaderAt, size int64, path string, opts history.DecodeOptions, 
 // refusalSummary reports a refusal as a projection note too, so a caller
 // that only renders notes still says why nothing is shown.
 func refusalSummary(err error) history.Summary {
-	var re *RefusalError
+	var re *history.Refusal
 	if !errors.As(err, &re) {
 		return history.Summary{}
 	}

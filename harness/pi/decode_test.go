@@ -279,9 +279,9 @@ func TestDecodeRefusals(t *testing.T) {
 		t.Run(tc.file, func(t *testing.T) {
 			path := filepath.Join(testdataDir, tc.file)
 			got, sum, err := decodeFile(t, path, history.DecodeOptions{Head: tc.head})
-			var re *RefusalError
+			var re *history.Refusal
 			if !errors.As(err, &re) {
-				t.Fatalf("err = %v, want a RefusalError", err)
+				t.Fatalf("err = %v, want a *history.Refusal", err)
 			}
 			if re.Line != tc.line || !strings.Contains(re.Reason, tc.reason) || re.Path != path {
 				t.Errorf("refusal = %q (line %d), want line %d containing %q", re.Error(), re.Line, tc.line, tc.reason)
