@@ -2,9 +2,11 @@
 # top-level Makefile). Targets:
 #   plugin-claude        the loadable plugin: bin/notesoup,
 #                        notesoup-host and notesoup-helper inside it, the
-#                        generated tool definitions, the extracted contract
+#                        generated tool definitions, the extracted contract,
+#                        hooks/common (a copy of plugins/common/src)
 #   plugin-claude-test   typecheck, validate --strict, claude plugin test,
-#                        the Go tests of the generator and the source gate
+#                        the Go tests of the generator and the source gate,
+#                        the tests of plugins/common
 #   e2e-claude-mod       the real claude binary against the scripted server
 CLAUDE_MOD        := plugins/claude
 CLAUDE_MOD_VERSION := 2.1.332
@@ -30,18 +32,20 @@ plugin-claude: build $(CLAUDE_MOD_TYPES)/claude-code/index.d.ts
 	cp $(NOTESOUP_HELPER) $(CLAUDE_MOD)/bin/notesoup-helper.tmp && mv $(CLAUDE_MOD)/bin/notesoup-helper.tmp $(CLAUDE_MOD)/bin/notesoup-helper
 	cp $(NOTESOUP_HOST) $(CLAUDE_MOD)/bin/notesoup-host.tmp && mv $(CLAUDE_MOD)/bin/notesoup-host.tmp $(CLAUDE_MOD)/bin/notesoup-host
 	$(GO) run ./$(CLAUDE_MOD)/gen -dir $(CLAUDE_MOD)/hooks -tests $(CLAUDE_MOD)/tests
+	$(call common-copy,$(CLAUDE_MOD)/hooks/common)
 	rm -rf $(CLAUDE_MOD)/skills $(CLAUDE_MOD)/playbook
 	cp -R skills $(CLAUDE_MOD)/skills
 	cp -R playbook $(CLAUDE_MOD)/playbook
 
-# The plugin's skills and dream playbook are byte-identical copies of the
-# canonical files.
+# The plugin's skills, dream playbook and hooks/common are byte-identical
+# copies of the canonical files.
 plugin-claude-copies: plugin-claude
 	diff -r skills $(CLAUDE_MOD)/skills
 	diff -r playbook $(CLAUDE_MOD)/playbook
+	diff -r $(COMMON_SRC) $(CLAUDE_MOD)/hooks/common
 
 # An isolated HOME keeps the CLI from reading or writing the user's ~/.claude.
-plugin-claude-test: plugin-claude plugin-claude-copies
+plugin-claude-test: plugin-claude plugin-claude-copies common-test
 	cd $(CLAUDE_MOD) && npm ci --no-audit --no-fund --silent
 	cd $(CLAUDE_MOD) && node_modules/.bin/tsc -p .
 	mkdir -p $(CLAUDE_MOD_HOME)
@@ -76,6 +80,7 @@ dist-claude: plugin-claude
 	mkdir -p $(CLAUDE_MOD_PKG)/.claude-plugin $(CLAUDE_MOD_PKG)/hooks
 	mv $(CLAUDE_MOD_PKG)/plugin.json $(CLAUDE_MOD_PKG)/.claude-plugin/plugin.json
 	cp $(CLAUDE_MOD)/hooks/*.ts $(CLAUDE_MOD)/hooks/hooks.json $(CLAUDE_MOD_PKG)/hooks/
+	cp -R $(CLAUDE_MOD)/hooks/common $(CLAUDE_MOD_PKG)/hooks/common
 	printf '%s\n' '{"name":"notesoup","owner":{"name":"notesoup"},"plugins":[{"name":"notesoup","source":"./plugins/notesoup","description":"Notes the model keeps, clean context resets and cross-harness history"}]}' > $(CLAUDE_MOD_DIST)/.claude-plugin/marketplace.json
 	tar -C dist -czf dist/notesoup-claude-$$(sed -n 's/.*"version": *"\([^"]*\)".*/\1/p' $(CLAUDE_MOD)/.claude-plugin/plugin.json).tar.gz notesoup-claude-marketplace
 	@echo "dist: $(CLAUDE_MOD_DIST) and dist/notesoup-claude-*.tar.gz"

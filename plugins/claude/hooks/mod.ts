@@ -5,11 +5,13 @@
 // plugin-local helper binary; this module only maps Claude Code's events to
 // helper operations and performs the actions the reset flow returns.
 import type { EngineInterface, Hook } from 'claude-code'
+import { contentText } from './common/format'
+import { actionsOf, answerText, markerIn, type Action, type Limits, type ResetState } from './common/helper-client'
 import { callHelper, type Caller, type HelperReply } from './helper'
 import { RESET_TOOL, TOOL_PREFIX, TOOLS, type ToolHook } from './tools.gen'
 import {
-  blockText, compactArgs, completionEvent, CONTINUE_COMMAND, CUTOFF_TEXT, fresh, markerIn,
-  retainedBootOrdinal, transcriptCommitted, type Action, type FlowState, type Limits, type ModState, type Origin, type PendingCommit,
+  compactArgs, completionEvent, CONTINUE_COMMAND, CUTOFF_TEXT, fresh,
+  retainedBootOrdinal, transcriptCommitted, type ModState, type Origin, type PendingCommit,
 } from './state'
 
 /** The module's state for the loaded session (see state.ts). */
@@ -55,39 +57,23 @@ async function flow($: EngineInterface, event: Record<string, unknown>, subagent
     await $.ui.log(`notesoup: reset.event ${String(event.type)} failed: ${r.error.message}`, { to: 'debug' })
     return [{ kind: 'refuse', message: r.error.message }]
   }
-  return ((r.result as { actions?: Action[] }).actions ?? [])
+  return actionsOf(r.result)
 }
 
-/** reset.event calls started, and those not yet answered (see resetEvent). */
-let eventsStarted = 0
-let eventsInFlight = 0
-
 /**
- * Runs one reset.event and keeps what its answer says of step events. A
- * false is kept only from a call no other reset.event overlapped: answers
- * can come back in another order than the helper applied their events, and
- * a false from an event applied before a sibling's empty_brain would
- * otherwise hide the cutoff that call armed. A failed call or an answer
- * without the field leaves it unknown, so steps are sent again.
+ * Runs one reset.event and keeps what its answer says of step events, by
+ * the shared rule (common/step-tracker): a false counts only from a call no
+ * other reset.event overlapped; a failed call or an answer without the
+ * field leaves steps to be sent.
  */
 async function resetEvent($: EngineInterface, c: Caller, event: Record<string, unknown>): Promise<HelperReply> {
-  const mine = ++eventsStarted
-  const overlappedAtStart = ++eventsInFlight > 1
-  try {
-    const r = await callHelper($, 'reset.event', c, event)
-    const v = r.ok ? (r.result as { step_needed?: unknown }).step_needed : undefined
-    const overlapped = overlappedAtStart || eventsStarted !== mine
-    S.stepNeeded = v === true || (v === false && !overlapped) ? v : undefined
-    return r
-  } finally {
-    eventsInFlight--
-  }
+  return S.steps.track(c.session, () => callHelper($, 'reset.event', c, event), (r) => (r.ok ? r.result : undefined))
 }
 
 /** The persisted flow state, or undefined when the helper cannot say. */
-async function flowState($: EngineInterface): Promise<FlowState | undefined> {
+async function flowState($: EngineInterface): Promise<ResetState | undefined> {
   const r = await callHelper($, 'reset.state', await caller($))
-  return r.ok ? (r.result as FlowState) : undefined
+  return r.ok ? (r.result as ResetState) : undefined
 }
 
 /** Builds the boot block for window `ordinal`, or an error message. */
@@ -97,7 +83,7 @@ async function buildBoot($: EngineInterface, ordinal: number, sticky?: string, h
   if (handoff) args.handoff = handoff
   const r = await callHelper($, 'boot', await caller($), args)
   if (!r.ok) return { error: r.error.message }
-  return { text: String((r.result as { text?: unknown }).text ?? '') }
+  return { text: answerText(r.result) }
 }
 
 // ---- session lifetime ----------------------------------------------------
@@ -173,7 +159,7 @@ export async function serveTool($: EngineInterface, e: Parameters<ToolHook>[1], 
   delete args.consent
   const r: HelperReply = await callHelper($, def.op, await caller($, subagent), args)
   if (!r.ok) return { deny: r.error.message }
-  return withWarning($, { result: String((r.result as { text?: unknown }).text ?? '') }, subagent)
+  return withWarning($, { result: answerText(r.result) }, subagent)
 }
 
 /**
@@ -267,7 +253,7 @@ async function checkBudget($: EngineInterface): Promise<Action[]> {
     const st = await flowState($)
     if (st && !st.warned) {
       const w = await callHelper($, 'text.warning', await caller($), { reset_tool: TOOL_PREFIX + RESET_TOOL, tokens_left: Math.max(0, (limits.hard ?? tokens) - tokens) })
-      if (w.ok) S.warningDue = String((w.result as { text?: unknown }).text ?? '')
+      if (w.ok) S.warningDue = answerText(w.result)
     }
   }
   return acts
@@ -310,7 +296,7 @@ export async function* onTurnStep($: EngineInterface, e: Parameters<Hooks['turn.
   // A step cannot change the flow while the last answer says so (no cutoff
   // armed, the turn recorded as running): leaving it out saves a helper
   // process before this model request.
-  const acts = S.stepNeeded === false ? [] : await flow($, { type: 'step' })
+  const acts = S.steps.stepNeeded(S.session) ? await flow($, { type: 'step' }) : []
   if (S.inputInTurn) {
     S.inputInTurn = false
     await flow($, { type: 'input_delivered' })
@@ -545,7 +531,7 @@ export async function onAppend($: EngineInterface, e: Parameters<Hooks['session.
   if (p) {
     const m = r.message as { type?: string; subtype?: string; content?: readonly unknown[] }
     if (m.type === 'system' && e.door === 'compaction') p.boundarySeen = true
-    else if (p.boundarySeen && m.type === 'user' && blockText(m.content) === p.boot) await commit($, p.marker)
+    else if (p.boundarySeen && m.type === 'user' && contentText(m.content) === p.boot) await commit($, p.marker)
   }
   return r
 }
@@ -602,7 +588,7 @@ export async function onStopCommand($: EngineInterface, e: Parameters<Hooks['com
   }
   S.submitted = 'closeout'
   try {
-    return await next({ ...e, args: String((w.result as { text?: unknown }).text ?? '') })
+    return await next({ ...e, args: answerText(w.result) })
   } catch (err) {
     S.submitted = undefined
     await flow($, { type: 'closeout_failed' })

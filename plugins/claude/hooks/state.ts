@@ -3,25 +3,9 @@
 // persisted by the helper (shared/reset); this holds only what the engine
 // tells the module and the helper cannot see: identity bindings, the live
 // head, the runtime cap, the boot a compaction retained.
-
-/** A reset action as reset.event returns it (shared/reset Action + handoff_text). */
-export type Action = {
-  kind: 'nothing' | 'end_turn' | 'run_compaction' | 'install_boot' | 'send_continuation' | 'report_dropped' | 'submit_closeout' | 'refuse'
-  request_id?: number
-  marker?: string
-  pool?: string
-  handoff?: number
-  last_word?: string
-  window?: number
-  message?: string
-  handoff_text?: string
-}
-
-/** The persisted reset state fields the module reads (reset.state). */
-export type FlowState = { window: number; warned?: boolean; request?: { id: number } | null; commit?: { marker: string } | null }
-
-/** The budget points the helper's limits operation resolves. */
-export type Limits = { resolved: boolean; native?: number; hard?: number; warning?: number; auto_reset?: boolean; warnings_enabled?: boolean; reason?: string }
+import { bootOrdinal, contentText } from './common/format'
+import type { Limits } from './common/helper-client'
+import { StepTracker } from './common/step-tracker'
 
 /** A compaction attempt waiting for its commit evidence. */
 export type PendingCommit = { marker: string; boot: string; window: number; boundarySeen: boolean }
@@ -60,11 +44,11 @@ export type ModState = {
   /** A confirmed commit permits the one queued continuation. */
   continuationReady: boolean
   /**
-   * reset.event's last step_needed: false while a turn runs with no cutoff
-   * armed, when a step event can change nothing and is left out (one helper
-   * process less before every model request). Unknown until an answer says.
+   * What reset.event answers said of step events (plugins/common's rule):
+   * while a turn runs with no cutoff armed a step can change nothing and is
+   * left out, one helper process less before every model request.
    */
-  stepNeeded?: boolean
+  steps: StepTracker
   /** True while a main turn runs. */
   turnRunning: boolean
   /** Natural input arrived while a turn ran and is not yet delivered. */
@@ -73,15 +57,7 @@ export type ModState = {
 
 /** A fresh state. */
 export function fresh(): ModState {
-  return { interactive: false, disabled: false, compactDisabled: false, cap: '', limitsLogged: false, continuationReady: false, turnRunning: false, inputInTurn: false }
-}
-
-/** The marker a compaction's instructions carry (shared/reset Marker). */
-export const MARKER_RE = /notesoup-reset:\d+:\d+/
-
-/** Returns the marker inside a compaction's instructions, or "" (a user's /compact). */
-export function markerIn(instructions: string | undefined): string {
-  return instructions?.match(MARKER_RE)?.[0] ?? ''
+  return { interactive: false, disabled: false, compactDisabled: false, cap: '', limitsLogged: false, steps: new StepTracker(), continuationReady: false, turnRunning: false, inputInTurn: false }
 }
 
 /**
@@ -113,14 +89,6 @@ export function completionEvent(reason: string): 'turn_completed' | 'turn_aborte
   }
 }
 
-/** Extracts the plain text of session.append content blocks. */
-export function blockText(content: readonly unknown[] | undefined): string {
-  if (!content) return ''
-  return content
-    .map((b) => (typeof b === 'object' && b !== null && (b as { type?: unknown }).type === 'text' ? String((b as { text?: unknown }).text ?? '') : ''))
-    .join('')
-}
-
 /**
  * Reports whether a transcript tail shows a committed reset: its last
  * compact boundary is followed by boot, unchanged, as the first user row.
@@ -138,10 +106,7 @@ export function transcriptCommitted(tail: string, boot: string): boolean {
  */
 export function retainedBootOrdinal(tail: string, session: string): number | undefined {
   const text = firstUserAfterBoundary(tail)
-  const prefix = `<notesoup-boot window="claude:${session}:`
-  if (text === undefined || !text.startsWith(prefix)) return undefined
-  const m = /^(\d+)"/.exec(text.slice(prefix.length))
-  return m ? Number(m[1]) : undefined
+  return text === undefined ? undefined : bootOrdinal(text, 'claude', session)
 }
 
 /** The text of the first user row after the last compact boundary, if any. */
@@ -159,6 +124,5 @@ function firstUserAfterBoundary(tail: string): string | undefined {
   if (i < 0) return undefined
   const user = rows.slice(i + 1).find((r) => r.type === 'user')
   if (!user) return undefined
-  const content = user.message?.content
-  return typeof content === 'string' ? content : blockText(Array.isArray(content) ? content : undefined)
+  return contentText(user.message?.content)
 }
