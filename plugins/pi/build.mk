@@ -3,17 +3,24 @@
 #
 #   make pi-build  the plugin-local binaries (plugins/pi/bin/notesoup,
 #                  notesoup-host, and notesoup-helper, which the extension
-#                  runs per request) and the
+#                  runs per request), the
 #                  tool definitions generated from Go (plugins/pi/generated/tools.json)
-#   make pi-test   npm ci, typecheck, unit tests (also run by make plugin-test)
+#                  and src/common (a copy of plugins/common/src)
+#   make pi-test   npm ci, typecheck, unit tests, those of plugins/common
+#                  (also run by make plugin-test)
 #   make pi-e2e    the real pi (e2e/install.sh) against the scripted model
 #                  server, in an isolated HOME (also run by make e2e)
 
 PI_DIR := plugins/pi
 
-.PHONY: pi-build pi-npm pi-typecheck pi-unit pi-test pi-e2e
+.PHONY: pi-build pi-common pi-npm pi-typecheck pi-unit pi-test pi-e2e
 
-pi-build: build
+# The helper client, step tracker and formatter the Claude mod uses too
+# (plugins/common/build.mk says why a copy): Pi loads and packs src/ only.
+pi-common:
+	$(call common-copy,$(PI_DIR)/src/common)
+
+pi-build: build pi-common
 	mkdir -p $(PI_DIR)/bin
 	cp $(NOTESOUP) $(PI_DIR)/bin/notesoup.tmp && mv $(PI_DIR)/bin/notesoup.tmp $(PI_DIR)/bin/notesoup
 	cp $(NOTESOUP_HELPER) $(PI_DIR)/bin/notesoup-helper.tmp && mv $(PI_DIR)/bin/notesoup-helper.tmp $(PI_DIR)/bin/notesoup-helper
@@ -25,7 +32,7 @@ pi-build: build
 pi-npm:
 	cd $(PI_DIR) && npm ci --no-audit --no-fund --ignore-scripts
 
-pi-typecheck: pi-npm
+pi-typecheck: pi-npm pi-common
 	cd $(PI_DIR) && npm run --silent typecheck
 
 # Unit tests are compiled with tsc (Node 20 cannot run TypeScript) and run
@@ -33,7 +40,7 @@ pi-typecheck: pi-npm
 pi-unit: pi-npm pi-build
 	cd $(PI_DIR) && npm run --silent test
 
-pi-test: pi-typecheck pi-unit
+pi-test: pi-typecheck pi-unit common-test
 
 pi-e2e: pi-build
 	e2e/install.sh >/dev/null

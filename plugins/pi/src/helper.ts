@@ -1,31 +1,20 @@
 // The notesoup helper client: finds the notesoup binary and asks it one
 // question per process (`notesoup helper`, one JSON request on stdin, one
 // JSON response on stdout; docs/helper-protocol.md). Every decision the Pi
-// extension makes comes from these answers.
+// extension makes comes from these answers. The request, the answer and
+// every failure are the shared client's (common/helper-client.ts, a
+// build-time copy of plugins/common/src, as in the Claude Code mod); only
+// finding and running the process is Pi's.
 import { spawn } from "node:child_process";
 import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
-
-/** PROTOCOL is the helper protocol version this extension speaks. */
-export const PROTOCOL = 1;
+import { ask, HELPER_TIMEOUT_MS, type Caller as HelperCaller, MAX_OUTPUT_BYTES, type RunResult } from "./common/helper-client.ts";
 
 /** BIN_ENV names the environment variable that points at the binary. */
 export const BIN_ENV = "NOTESOUP_BIN";
 
-/**
- * HELPER_TIMEOUT_MS bounds one helper call. A call reads a few small files;
- * a history read of a large transcript takes well under a second, so
- * anything near this is a hung process, not a slow answer.
- */
-export const HELPER_TIMEOUT_MS = 30_000;
-
 /** Caller is who asks: it binds the session, project and transcript. */
-export interface Caller {
-	harness: "pi";
-	session?: string;
-	cwd?: string;
-	transcript?: string;
-}
+export type Caller = HelperCaller & { harness: "pi" };
 
 /** HelperError is a refusal the helper answered (or a failure to ask). */
 export class HelperError extends Error {
@@ -125,38 +114,68 @@ export function helperArgv(bin: string): [string, string[]] {
 /**
  * callHelper runs one request through bin's helper (see helperArgv) and
  * returns its result, or throws HelperError with the helper's code, message
- * and field.
+ * and field (or the shared client's, when no answer came).
  */
-export function callHelper(bin: string, req: Request, signal?: AbortSignal): Promise<any> {
+export async function callHelper(bin: string, req: Request, signal?: AbortSignal): Promise<any> {
+	const [cmd, args] = helperArgv(bin);
+	const r = await ask((stdin) => run(cmd, args, stdin, signal), req, { label: [cmd, ...args].join(" ") });
+	if (!r.ok) throw new HelperError(r.error.code, r.error.message, r.error.field);
+	return r.result;
+}
+
+/**
+ * run is the shared client's Runner in Node, bounded as Claude Code's
+ * $.process.run bounds it: the first MAX_OUTPUT_BYTES of each stream are
+ * kept and the rest dropped, and a helper still running at the timeout is
+ * killed and the call rejected.
+ */
+function run(cmd: string, args: string[], stdin: string, signal?: AbortSignal): Promise<RunResult> {
 	return new Promise((resolve, reject) => {
-		const [cmd, args] = helperArgv(bin);
-		const p = spawn(cmd, args, { stdio: ["pipe", "pipe", "pipe"], signal, timeout: HELPER_TIMEOUT_MS });
-		const out: Buffer[] = [];
-		const err: Buffer[] = [];
-		p.stdout.on("data", (d: Buffer) => out.push(d));
-		p.stderr.on("data", (d: Buffer) => err.push(d));
-		p.on("error", (e) => reject(new HelperError("spawn_failed", `running ${bin} helper: ${e.message}`)));
+		const p = spawn(cmd, args, { stdio: ["pipe", "pipe", "pipe"], signal });
+		const out = capped();
+		const err = capped();
+		p.stdout.on("data", out.add);
+		p.stderr.on("data", err.add);
+		let timedOut = false;
+		const timer = setTimeout(() => {
+			timedOut = true;
+			p.kill("SIGKILL");
+		}, HELPER_TIMEOUT_MS);
+		p.on("error", (e) => {
+			clearTimeout(timer);
+			reject(e);
+		});
 		p.on("close", (code) => {
-			const stdout = Buffer.concat(out).toString("utf8");
-			const stderr = Buffer.concat(err).toString("utf8").trim();
-			let resp: any;
-			try {
-				resp = JSON.parse(stdout);
-			} catch {
-				reject(new HelperError("no_answer", `${bin} helper (${req.op}) exited ${code} without a JSON answer${stderr ? `: ${stderr}` : ""}`));
+			clearTimeout(timer);
+			if (timedOut) {
+				reject(new Error(`no answer within ${HELPER_TIMEOUT_MS / 1000} s`));
 				return;
 			}
-			if (resp?.ok === true) {
-				resolve(resp.result);
-				return;
-			}
-			const e = resp?.error ?? {};
-			reject(new HelperError(String(e.code ?? "failed"), String(e.message ?? `helper ${req.op} failed`), e.field));
+			resolve({ exitCode: code, stdout: out.text(), stderr: err.text(), isStdoutTruncated: out.truncated() });
 		});
 		p.stdin.on("error", () => {
 			// The helper may exit before reading everything (a refused
 			// envelope); its answer on stdout still says why.
 		});
-		p.stdin.end(JSON.stringify({ v: PROTOCOL, ...req }));
+		p.stdin.end(stdin);
 	});
+}
+
+/** capped collects a stream's first MAX_OUTPUT_BYTES and notes whether more came. */
+function capped() {
+	const chunks: Buffer[] = [];
+	let kept = 0;
+	let cut = false;
+	return {
+		add: (d: Buffer) => {
+			const room = MAX_OUTPUT_BYTES - kept;
+			if (d.length > room) cut = true;
+			if (room <= 0) return;
+			const part = d.length > room ? d.subarray(0, room) : d;
+			chunks.push(part);
+			kept += part.length;
+		},
+		text: () => Buffer.concat(chunks).toString("utf8"),
+		truncated: () => cut,
+	};
 }

@@ -7,8 +7,9 @@ import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-age
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { errText } from "./common/format.ts";
 import { callHelper, findBinary, type Found, HelperError } from "./helper.ts";
-import { errText, Integration } from "./integration.ts";
+import { Integration } from "./integration.ts";
 
 /** DISABLE_ENV turns the whole extension off (presence-style, like DISABLE_COMPACT). */
 export const DISABLE_ENV = "NOTESOUP_DISABLED";

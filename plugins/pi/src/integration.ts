@@ -5,6 +5,9 @@
 // transition from reset.event. What it adds is Pi plumbing: which Pi event
 // is which flow event, and how an action is done in Pi.
 import { existsSync } from "node:fs";
+import { bootOpening, contentText, errText, tokenCount, windowId } from "./common/format.ts";
+import { actionsOf, answerText, type Action, type Limits, markerIn } from "./common/helper-client.ts";
+import { StepTracker } from "./common/step-tracker.ts";
 import type { Call, Caller } from "./helper.ts";
 import { HelperError } from "./helper.ts";
 
@@ -34,34 +37,6 @@ export const CUTOFF_TEXT = "[notesoup: the turn ended here so the context window
  * step 3) and a later compaction starts right after ours.
  */
 export const NONE_KEPT = "notesoup-none";
-
-const MARKER_RE = /notesoup-reset:\d+:\d+/;
-
-/** Action is one reset-flow action (shared/reset Action + handoff_text). */
-export interface Action {
-	kind: string;
-	request_id?: number;
-	marker?: string;
-	pool?: string;
-	handoff?: number;
-	last_word?: string;
-	window?: number;
-	message?: string;
-	handoff_text?: string;
-}
-
-/** Limits is the helper's limits answer (the fields used here). */
-export interface Limits {
-	resolved: boolean;
-	native?: number;
-	hard?: number;
-	warning?: number;
-	window?: number;
-	source?: string;
-	reason?: string;
-	auto_reset?: boolean;
-	warnings_enabled?: boolean;
-}
 
 /** The parts of Pi's ExtensionAPI the integration sends through. */
 export interface PiSink {
@@ -111,14 +86,11 @@ export class Integration {
 	/** requestsInRun counts the model requests of the current run. */
 	private requestsInRun = 0;
 	/**
-	 * stepNeeded is reset.event's last step_needed and the session it was
-	 * asked for: false (no cutoff armed, the run recorded) lets step events
-	 * be left out, one helper process less before each model request.
+	 * steps keeps what reset.event answers said of step events (the shared
+	 * step_needed rule): while no cutoff is armed in a recorded run they are
+	 * left out, one helper process less before each model request.
 	 */
-	private stepNeeded: { session: string | undefined; value: boolean } | undefined;
-	/** eventsStarted and eventsInFlight count reset.event calls (see event). */
-	private eventsStarted = 0;
-	private eventsInFlight = 0;
+	private readonly steps = new StepTracker();
 	/** lastMeasured is the context size measured last (each is checked once). */
 	private lastMeasured: number | undefined;
 	/** measuring serializes measurements. */
@@ -151,26 +123,15 @@ export class Integration {
 	}
 
 	/**
-	 * event steps the reset flow with one event and returns its actions. It
-	 * keeps the answer's step_needed, but a false only from a call no other
-	 * event overlapped: answers can come back in another order than the
-	 * helper applied them, and a false from an event applied before a
-	 * sibling's empty_brain would hide the cutoff that one armed.
+	 * event steps the reset flow with one event and returns its actions,
+	 * keeping what the answer says of step events by the shared rule
+	 * (common/step-tracker.ts: a false counts only from a call no other
+	 * reset.event overlapped).
 	 */
 	async event(ctx: Ctx, ev: Record<string, unknown>): Promise<Action[]> {
 		const c = this.caller(ctx);
-		this.stepNeeded = undefined; // unknown until this answer says
-		const mine = ++this.eventsStarted;
-		const overlappedAtStart = ++this.eventsInFlight > 1;
-		let r: any;
-		try {
-			r = await this.call({ op: "reset.event", caller: c, args: ev });
-		} finally {
-			this.eventsInFlight--;
-		}
-		const overlapped = overlappedAtStart || this.eventsStarted !== mine;
-		if (r?.step_needed === true || (r?.step_needed === false && !overlapped)) this.stepNeeded = { session: c.session, value: r.step_needed };
-		const acts: Action[] = r?.actions ?? [];
+		const r = await this.steps.track(c.session, () => this.call({ op: "reset.event", caller: c, args: ev }), (answer) => answer);
+		const acts = actionsOf(r);
 		for (const a of acts) {
 			if (a.kind === "nothing" && a.message) this.log(`reset ${ev.type}: ${a.message}`);
 		}
@@ -183,7 +144,7 @@ export class Integration {
 	/** tool answers a shared tool (notes_*, history_*) through its helper op. */
 	async tool(op: string, params: unknown, ctx: Ctx, signal?: AbortSignal): Promise<{ text: string; data: unknown }> {
 		const r = await this.call({ op, caller: this.caller(ctx), args: params ?? {} }, signal);
-		return { text: String(r?.text ?? ""), data: r?.data };
+		return { text: answerText(r), data: r?.data };
 	}
 
 	/**
@@ -226,10 +187,10 @@ export class Integration {
 		const l = await this.limits(ctx);
 		const tokens = usage?.tokens ?? null;
 		const lines: string[] = [];
-		lines.push(tokens === null ? "Context: not measured yet (no model answer since the window started)." : `Context: ${fmt(tokens)} tokens used of a ${fmt(usage!.contextWindow)}-token window.`);
+		lines.push(tokens === null ? "Context: not measured yet (no model answer since the window started)." : `Context: ${tokenCount(tokens)} tokens used of a ${tokenCount(usage!.contextWindow)}-token window.`);
 		if (l.resolved) {
-			lines.push(`Warning point: ${fmt(l.warning!)} tokens. Hard point (automatic reset): ${fmt(l.hard!)} tokens. Source: ${l.source}${this.cap ? `, cap ${this.cap}` : ""}.`);
-			if (tokens !== null) lines.push(`Tokens left before the automatic reset: ${fmt(Math.max(0, l.hard! - tokens))}.`);
+			lines.push(`Warning point: ${tokenCount(l.warning!)} tokens. Hard point (automatic reset): ${tokenCount(l.hard!)} tokens. Source: ${l.source}${this.cap ? `, cap ${this.cap}` : ""}.`);
+			if (tokens !== null) lines.push(`Tokens left before the automatic reset: ${tokenCount(Math.max(0, l.hard! - tokens))}.`);
 			if (l.auto_reset === false) lines.push("Automatic resets are off (compaction.enabled is false); empty_brain still works.");
 		} else {
 			lines.push(`Budget points unresolved: ${l.reason ?? "unknown reason"}; no warning or automatic reset in this window.`);
@@ -246,7 +207,7 @@ export class Integration {
 	 * an injected boot message after the last compaction.
 	 */
 	bootPresent(ctx: Ctx): boolean {
-		const want = `<notesoup-boot window="pi:${ctx.sessionManager.getSessionId()}:`;
+		const want = bootOpening("pi", ctx.sessionManager.getSessionId());
 		const branch = ctx.sessionManager.getBranch();
 		for (let i = branch.length - 1; i >= 0; i--) {
 			const e = branch[i];
@@ -283,7 +244,7 @@ export class Integration {
 		if (this.bootPresent(ctx)) return;
 		const ordinal = await this.ordinal(ctx);
 		const boot = await this.call({ op: "boot", caller: this.caller(ctx), args: { ordinal } });
-		this.pi.sendMessage({ customType: BOOT_TYPE, content: String(boot.text), display: false, details: { window: `pi:${ctx.sessionManager.getSessionId()}:${ordinal}` } });
+		this.pi.sendMessage({ customType: BOOT_TYPE, content: answerText(boot), display: false, details: { window: windowId("pi", ctx.sessionManager.getSessionId(), ordinal) } });
 	}
 
 	// ---------------------------------------------------------------------
@@ -320,8 +281,7 @@ export class Integration {
 			await this.event(ctx, { type: "input_delivered" });
 		}
 		if (this.requestsInRun++ === 0) return;
-		const known = this.stepNeeded;
-		if (known?.value === false && known.session === ctx.sessionManager.getSessionId()) return;
+		if (!this.steps.stepNeeded(ctx.sessionManager.getSessionId())) return;
 		const acts = await this.event(ctx, { type: "step" });
 		if (acts.some((a) => a.kind === "end_turn")) {
 			this.selfAbort = true;
@@ -406,7 +366,7 @@ export class Integration {
 		if (st?.warned) return undefined;
 		const w = await this.call({ op: "text.warning", args: { reset_tool: RESET_TOOL, tokens_left: Math.max(0, l.hard - tokens) } });
 		await this.event(ctx, { type: "warning_delivered" });
-		return String(w.text);
+		return answerText(w);
 	}
 
 	/**
@@ -488,7 +448,7 @@ export class Integration {
 	 * cannot be built for Pi's own compaction); {cancel} vetoes.
 	 */
 	async beforeCompact(ev: { customInstructions?: string; preparation: { tokensBefore: number } }, ctx: Ctx): Promise<any> {
-		const marker = ev.customInstructions?.match(MARKER_RE)?.[0];
+		const marker = markerIn(ev.customInstructions) || undefined;
 		let acts: Action[];
 		try {
 			acts = await this.event(ctx, marker ? { type: "compaction_started", marker } : { type: "native_compaction" });
@@ -523,10 +483,10 @@ export class Integration {
 		if (marker) this.committing = marker;
 		return {
 			compaction: {
-				summary: String(boot.text),
+				summary: answerText(boot),
 				firstKeptEntryId: NONE_KEPT,
 				tokensBefore: ev.preparation.tokensBefore,
-				details: { notesoup: { window: `pi:${ctx.sessionManager.getSessionId()}:${install.window ?? 0}`, marker: marker ?? null, pool: install.pool, handoff: install.handoff } },
+				details: { notesoup: { window: windowId("pi", ctx.sessionManager.getSessionId(), install.window ?? 0), marker: marker ?? null, pool: install.pool, handoff: install.handoff } },
 			},
 		};
 	}
@@ -574,7 +534,7 @@ export class Integration {
 			// without before_agent_start: the turn is started here.
 			await this.event(ctx, { type: "turn_started", origin: "closeout" });
 			this.requestsInRun = 0;
-			this.pi.sendMessage({ customType: CLOSEOUT_TYPE, content: String(w.text), display: false }, { triggerTurn: true });
+			this.pi.sendMessage({ customType: CLOSEOUT_TYPE, content: answerText(w), display: false }, { triggerTurn: true });
 			// Pi starts that run without awaiting it: shutdown (print mode)
 			// must still see it, so it waits through a tick and then idles.
 			this.track(new Promise((r) => setTimeout(r, 0)));
@@ -603,7 +563,7 @@ export class Integration {
 		const req = st?.request ? `pending reset (${st.request.origin}${st.request.stop ? ", STOP" : ""}${st.request.terminate ? ", terminate" : ""})` : "no reset pending";
 		return [
 			`notesoup: binary ${binary}`,
-			`Window pi:${ctx.sessionManager.getSessionId()}:${st?.window ?? 0}; ${req}; warning ${st?.warned ? "delivered" : "not delivered"} in this window.`,
+			`Window ${windowId("pi", ctx.sessionManager.getSessionId(), st?.window ?? 0)}; ${req}; warning ${st?.warned ? "delivered" : "not delivered"} in this window.`,
 			report.text.trimEnd(),
 		].join("\n");
 	}
@@ -621,7 +581,7 @@ export class Integration {
 		this.limitsMemo = undefined;
 		try {
 			const l = await this.limits(ctx);
-			return `notesoup: cap ${v}: warning at ${fmt(l.warning ?? 0)}, automatic reset at ${fmt(l.hard ?? 0)} tokens.`;
+			return `notesoup: cap ${v}: warning at ${tokenCount(l.warning ?? 0)}, automatic reset at ${tokenCount(l.hard ?? 0)} tokens.`;
 		} catch (e) {
 			this.cap = prev;
 			this.limitsMemo = undefined;
@@ -677,21 +637,4 @@ async function waitIdle(ctx: { isIdle(): boolean }, deadline: number): Promise<v
 	// A continuation's run starts asynchronously after sendUserMessage.
 	await new Promise((r) => setTimeout(r, IDLE_POLL_MS));
 	while (!ctx.isIdle() && Date.now() < deadline) await new Promise((r) => setTimeout(r, IDLE_POLL_MS));
-}
-
-/** fmt prints a token count with thousands separators. */
-export function fmt(n: number): string {
-	return Math.round(n).toLocaleString("en-US");
-}
-
-/** contentText flattens a custom message's content to text. */
-export function contentText(content: unknown): string {
-	if (typeof content === "string") return content;
-	if (Array.isArray(content)) return content.map((c: any) => (c?.type === "text" ? String(c.text) : "")).join("");
-	return "";
-}
-
-/** errText is an error's message. */
-export function errText(e: unknown): string {
-	return e instanceof Error ? e.message : String(e);
 }

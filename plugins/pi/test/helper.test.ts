@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { MAX_OUTPUT_BYTES } from "../src/common/helper-client.ts";
 import { callHelper, findBinary, HelperError, helperArgv } from "../src/helper.ts";
 import { BIN } from "./bin.ts";
 
@@ -79,4 +80,13 @@ test("callHelper: a binary that does not answer in JSON is reported with its std
 	chmodSync(p, 0o755);
 	await assert.rejects(callHelper(p, { op: "version" }), (e: unknown) => e instanceof HelperError && e.code === "no_answer" && /exited 2 without a JSON answer: broken/.test(e.message));
 	await assert.rejects(callHelper(join(d, "missing"), { op: "version" }), (e: unknown) => e instanceof HelperError && e.code === "spawn_failed");
+});
+
+test("callHelper: an answer past the output bound is refused, not parsed", async () => {
+	// 4 MiB and one byte of blanks, then a valid answer: whole, it would parse.
+	const d = mkdtempSync(join(tmpdir(), "pi-big-"));
+	const p = join(d, "notesoup");
+	writeFileSync(p, `#!/bin/sh\nhead -c ${MAX_OUTPUT_BYTES + 1} /dev/zero | tr '\\0' ' '\nprintf '{"v":1,"ok":true,"result":1}'\n`);
+	chmodSync(p, 0o755);
+	await assert.rejects(callHelper(p, { op: "version" }), (e: unknown) => e instanceof HelperError && e.code === "no_answer" && /answered more than 4194304 bytes/.test(e.message));
 });
