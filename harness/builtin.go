@@ -46,6 +46,18 @@ type Builtin struct {
 	// Notice, when set, renders the harness's notice for a projection
 	// (Claude's incomplete-history notice) into Summary.Notice.
 	Notice func(history.Summary) string
+	// SessionMetaKey is the MCP tool call _meta key under which the
+	// harness sends its session id (Describe reports it); empty for none.
+	SessionMetaKey string
+	// Settings, when set, returns the harness's merged settings JSON for
+	// the budget margins (see MarginSettings).
+	Settings func(reset.ThresholdInput) []byte
+	// Hook, when set, answers the events the harness runs notesoup's hook
+	// command for.
+	Hook *Hook
+	// Installer, when set, writes notesoup into the harness's own
+	// configuration and takes it out again.
+	Installer *Installer
 }
 
 var _ contract.Harness = (*Builtin)(nil)
@@ -64,6 +76,7 @@ func (b *Builtin) Describe(context.Context) (contract.Description, error) {
 		ContractVersions: []int{contract.Version},
 		Capabilities:     []string{contract.CapSessions, contract.CapDecode, contract.CapThresholds, contract.CapBoot},
 		DefaultRoots:     roots,
+		SessionMetaKey:   b.SessionMetaKey,
 	}, nil
 }
 
