@@ -3,8 +3,8 @@
 #   make loop-boundary-plugin-test   typecheck against the contract of the pinned binary, validate --strict, unit tests
 #   make loop-boundary-e2e           the real claude against the scripted model server, crossing two loop boundaries
 #
-# Needs e2e/install.sh (the pinned CLIs in .tools/npm, run here when missing), node/npm, go, and the read-only
-# ../shared tree beside the repo (the contract extractor).
+# Needs e2e/install.sh (the pinned CLIs in .tools/npm, run here when missing), node/npm and go (the contract extractor,
+# tools/claude-contract).
 
 LB_DIR      := plugins/loop-boundary
 LB_BUILD    := $(LB_DIR)/build
@@ -23,9 +23,10 @@ loop-boundary-plugin-test: loop-boundary-typecheck loop-boundary-validate loop-b
 loop-boundary-cli:
 	@test -x $(LB_CLAUDE) || e2e/install.sh
 
-# The mod API's declarations, extracted from the very binary the project pins (never committed).
-$(LB_CONTRACT): | loop-boundary-cli
-	cd ../shared/tools/claude-contract && go run . -bin $(CURDIR)/$(LB_CLAUDE) -out $(CURDIR)/$(LB_BUILD)/contract -version $(LB_VERSION)
+# The mod API's declarations, extracted from the very binary the project pins (never committed) by tools/claude-contract;
+# a change to the extractor extracts again.
+$(LB_CONTRACT): $(wildcard tools/claude-contract/*.go) | loop-boundary-cli
+	$(GO) -C tools run ./claude-contract -bin $(CURDIR)/$(LB_CLAUDE) -out $(CURDIR)/$(LB_BUILD)/contract -version $(LB_VERSION)
 
 loop-boundary-contract: $(LB_CONTRACT)
 
