@@ -12,8 +12,6 @@ CLAUDE_MOD        := plugins/claude
 CLAUDE_MOD_VERSION := 2.1.332
 # The native binary the pinned npm package installs (e2e/install.sh).
 CLAUDE_MOD_CLI    := .tools/npm/node_modules/@anthropic-ai/claude-code-linux-x64/claude
-# /work/shared in development, ../shared beside the repo in CI.
-CLAUDE_MOD_SHARED ?= ../shared
 CLAUDE_MOD_TYPES  := $(CLAUDE_MOD)/.claude-plugin/types
 CLAUDE_MOD_HOME   := $(CURDIR)/$(BIN)/claude-mod-home
 
@@ -22,9 +20,11 @@ CLAUDE_MOD_HOME   := $(CURDIR)/$(BIN)/claude-mod-home
 claude-cli:
 	@test -x $(CLAUDE_MOD_CLI) || e2e/install.sh >/dev/null
 
-# The contract is extracted from the pinned binary, never committed.
-$(CLAUDE_MOD_TYPES)/claude-code/index.d.ts: | claude-cli
-	cd $(CLAUDE_MOD_SHARED)/tools/claude-contract && $(GO) run . -bin $(CURDIR)/$(CLAUDE_MOD_CLI) -out $(CURDIR)/$(CLAUDE_MOD_TYPES) -version $(CLAUDE_MOD_VERSION)
+# The contract is extracted from the pinned binary, never committed, by
+# tools/claude-contract (in the tools module, tools/go.mod, beside the other
+# build-time tools); a change to the extractor extracts again.
+$(CLAUDE_MOD_TYPES)/claude-code/index.d.ts: $(wildcard tools/claude-contract/*.go) | claude-cli
+	$(GO) -C tools run ./claude-contract -bin $(CURDIR)/$(CLAUDE_MOD_CLI) -out $(CURDIR)/$(CLAUDE_MOD_TYPES) -version $(CLAUDE_MOD_VERSION)
 
 plugin-claude: build $(CLAUDE_MOD_TYPES)/claude-code/index.d.ts
 	mkdir -p $(CLAUDE_MOD)/bin
@@ -52,6 +52,7 @@ plugin-claude-test: plugin-claude plugin-claude-copies common-test
 	HOME=$(CLAUDE_MOD_HOME) CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 $(CLAUDE_MOD_CLI) plugin validate $(CLAUDE_MOD) --strict
 	HOME=$(CLAUDE_MOD_HOME) CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 $(CLAUDE_MOD_CLI) plugin test $(CLAUDE_MOD)
 	$(GO) test -count=1 ./$(CLAUDE_MOD)/...
+	$(GO) -C tools test -count=1 ./claude-contract
 
 PLUGIN_TEST_TARGETS += plugin-claude-test
 
