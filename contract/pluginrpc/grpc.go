@@ -7,7 +7,6 @@ import (
 	"io"
 	"time"
 
-	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
 	"github.com/notesoup/notesoup/contract"
 	"github.com/notesoup/notesoup/contract/harnesspb"
@@ -24,12 +23,6 @@ const eventBatch = 256
 // maxFrameBytes caps the text carried in one frame, so a batch of very long
 // events is split before it reaches gRPC's message size limit.
 const maxFrameBytes = 2 << 20
-
-// WithServeLogger sets the logger the plugin server uses; its output goes to
-// stderr, which the host forwards into its own log.
-func WithServeLogger(l hclog.Logger) ServeOption {
-	return func(c *plugin.ServeConfig) { c.Logger = l }
-}
 
 // GRPCPlugin is the go-plugin glue for contract.Harness over gRPC.
 type GRPCPlugin struct {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
 	"github.com/notesoup/notesoup/contract"
 )
@@ -31,38 +32,57 @@ var Handshake = plugin.HandshakeConfig{
 // (with a nil impl) and plugins (with their implementation) pass them to
 // go-plugin.
 func PluginSets(impl contract.Harness) map[int]plugin.PluginSet {
-	return map[int]plugin.PluginSet{
-		contract.Version: {PluginName: &GRPCPlugin{Impl: impl}},
+	return versionedSets(impl, contract.Version)
+}
+
+// versionedSets serves impl under each of versions.
+func versionedSets(impl contract.Harness, versions ...int) map[int]plugin.PluginSet {
+	sets := make(map[int]plugin.PluginSet, len(versions))
+	for _, v := range versions {
+		sets[v] = plugin.PluginSet{PluginName: &GRPCPlugin{Impl: impl}}
 	}
+	return sets
 }
 
 // Serve runs impl as a go-plugin server on stdin/stdout. It returns when the
-// host closes the connection or dies.
+// host closes the connection or dies. A plugin's main is usually this one
+// call: pluginrpc.Serve(myHarness{}).
 func Serve(impl contract.Harness, opts ...ServeOption) {
-	cfg := &plugin.ServeConfig{
-		HandshakeConfig:  Handshake,
-		VersionedPlugins: PluginSets(impl),
-		GRPCServer:       plugin.DefaultGRPCServer,
-	}
-	for _, o := range opts {
-		o(cfg)
+	o := serveOptions{versions: []int{contract.Version}}
+	for _, opt := range opts {
+		opt(&o)
 	}
 	WatchParent()
-	plugin.Serve(cfg)
+	plugin.Serve(&plugin.ServeConfig{
+		HandshakeConfig:  Handshake,
+		VersionedPlugins: versionedSets(impl, o.versions...),
+		GRPCServer:       plugin.DefaultGRPCServer,
+		Logger:           o.logger, // nil: go-plugin's default, JSON lines on stderr
+	})
 }
 
-// ServeOption adjusts how Serve runs a plugin.
-type ServeOption func(*plugin.ServeConfig)
+// ServeOption adjusts how Serve runs a plugin. Its settings are this
+// package's own, not go-plugin's ServeConfig, so a plugin depends on the
+// contract alone and the transport may change under it.
+type ServeOption func(*serveOptions)
 
-// WithServeVersions serves impl under the given contract versions instead of
-// contract.Version. Tests use it to build a plugin that speaks another version.
-func WithServeVersions(impl contract.Harness, versions ...int) ServeOption {
-	return func(c *plugin.ServeConfig) {
-		c.VersionedPlugins = map[int]plugin.PluginSet{}
-		for _, v := range versions {
-			c.VersionedPlugins[v] = plugin.PluginSet{PluginName: &GRPCPlugin{Impl: impl}}
-		}
-	}
+// serveOptions is what the ServeOptions set.
+type serveOptions struct {
+	versions []int        // contract versions served; contract.Version by default
+	logger   hclog.Logger // nil: go-plugin's default
+}
+
+// WithServeVersions serves the plugin under the given contract versions
+// instead of contract.Version. Tests use it to build a plugin that speaks
+// another version.
+func WithServeVersions(versions ...int) ServeOption {
+	return func(o *serveOptions) { o.versions = versions }
+}
+
+// WithServeLogger sets the logger the plugin server uses; its output goes to
+// stderr, which the host forwards into its own log.
+func WithServeLogger(l hclog.Logger) ServeOption {
+	return func(o *serveOptions) { o.logger = l }
 }
 
 // parentPollInterval is how often a plugin checks that its host is alive.

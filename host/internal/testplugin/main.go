@@ -72,7 +72,7 @@ func main() {
 		fmt.Println("hello, I am not a plugin")
 		os.Exit(0)
 	case "v":
-		pluginrpc.Serve(p, pluginrpc.WithServeVersions(p, contract.Version+1))
+		pluginrpc.Serve(p, pluginrpc.WithServeVersions(contract.Version+1))
 		return
 	case "slowstart":
 		time.Sleep(time.Hour)
