@@ -213,6 +213,13 @@ type NativePoint struct {
 	// Files lists every settings file the harness consulted (present or
 	// not); a memoized point is reused only while none of them changed.
 	Files []string `json:"files,omitempty"`
+	// PolicySettings is the part of the settings the harness read (the
+	// caller's, or its own settings files when the caller passed none)
+	// that belongs to notesoup's budget policy: a JSON object holding only
+	// their "notesoup" key, or empty. The policy reads its margins from it,
+	// so a margin set in the harness's settings file counts in every front
+	// end; the rest of the settings (which may hold secrets) stays behind.
+	PolicySettings []byte `json:"-"`
 }
 
 // Percent returns the point as a percentage of its window, for callers that

@@ -837,8 +837,9 @@ type ThresholdsResponse struct {
 	Reason             string                 `protobuf:"bytes,6,opt,name=reason,proto3" json:"reason,omitempty"`
 	CapApplied         bool                   `protobuf:"varint,7,opt,name=cap_applied,json=capApplied,proto3" json:"cap_applied,omitempty"`
 	CompactDisabled    bool                   `protobuf:"varint,8,opt,name=compact_disabled,json=compactDisabled,proto3" json:"compact_disabled,omitempty"`
-	Notes              []string               `protobuf:"bytes,9,rep,name=notes,proto3" json:"notes,omitempty"`  // inputs present but ignored, and why
-	Files              []string               `protobuf:"bytes,10,rep,name=files,proto3" json:"files,omitempty"` // settings files consulted
+	Notes              []string               `protobuf:"bytes,9,rep,name=notes,proto3" json:"notes,omitempty"`                                                        // inputs present but ignored, and why
+	Files              []string               `protobuf:"bytes,10,rep,name=files,proto3" json:"files,omitempty"`                                                       // settings files consulted
+	PolicySettingsJson []byte                 `protobuf:"bytes,11,opt,name=policy_settings_json,json=policySettingsJson,proto3" json:"policy_settings_json,omitempty"` // {"notesoup": ...} of the settings read, or empty
 	unknownFields      protoimpl.UnknownFields
 	sizeCache          protoimpl.SizeCache
 }
@@ -939,6 +940,13 @@ func (x *ThresholdsResponse) GetNotes() []string {
 func (x *ThresholdsResponse) GetFiles() []string {
 	if x != nil {
 		return x.Files
+	}
+	return nil
+}
+
+func (x *ThresholdsResponse) GetPolicySettingsJson() []byte {
+	if x != nil {
+		return x.PolicySettingsJson
 	}
 	return nil
 }
@@ -1124,7 +1132,7 @@ const file_harness_proto_rawDesc = "" +
 	"\x03cap\x18\t \x01(\x03R\x03cap\x1a6\n" +
 	"\bEnvEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xba\x02\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xec\x02\n" +
 	"\x12ThresholdsResponse\x12\x1a\n" +
 	"\bresolved\x18\x01 \x01(\bR\bresolved\x12\x16\n" +
 	"\x06tokens\x18\x02 \x01(\x03R\x06tokens\x12\x16\n" +
@@ -1137,7 +1145,8 @@ const file_harness_proto_rawDesc = "" +
 	"\x10compact_disabled\x18\b \x01(\bR\x0fcompactDisabled\x12\x14\n" +
 	"\x05notes\x18\t \x03(\tR\x05notes\x12\x14\n" +
 	"\x05files\x18\n" +
-	" \x03(\tR\x05files\"M\n" +
+	" \x03(\tR\x05files\x120\n" +
+	"\x14policy_settings_json\x18\v \x01(\fR\x12policySettingsJson\"M\n" +
 	"\x12BootBindingRequest\x12\x1d\n" +
 	"\n" +
 	"session_id\x18\x01 \x01(\tR\tsessionId\x12\x18\n" +

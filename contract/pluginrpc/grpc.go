@@ -173,6 +173,7 @@ func (c *GRPCClient) Thresholds(ctx context.Context, in contract.ThresholdInput)
 		CompactDisabled:    r.GetCompactDisabled(),
 		Notes:              r.GetNotes(),
 		Files:              r.GetFiles(),
+		PolicySettings:     r.GetPolicySettingsJson(),
 	}, nil
 }
 
@@ -277,6 +278,7 @@ func (s *grpcServer) Thresholds(ctx context.Context, r *harnesspb.ThresholdsRequ
 		CompactDisabled:    p.CompactDisabled,
 		Notes:              p.Notes,
 		Files:              p.Files,
+		PolicySettingsJson: p.PolicySettings,
 	}, nil
 }
 

@@ -51,7 +51,7 @@ func (f *fake) Decode(_ context.Context, _ contract.DecodeRequest, emit contract
 
 func (f *fake) Thresholds(_ context.Context, in contract.ThresholdInput) (contract.NativePoint, error) {
 	f.gotIn = in
-	return contract.NativePoint{Resolved: true, Tokens: 167000, Window: 200000, Source: "test", AutoCompactEnabled: true, CapApplied: true, CompactDisabled: true, Notes: []string{"n"}, Files: []string{"/f"}}, f.err
+	return contract.NativePoint{Resolved: true, Tokens: 167000, Window: 200000, Source: "test", AutoCompactEnabled: true, CapApplied: true, CompactDisabled: true, Notes: []string{"n"}, Files: []string{"/f"}, PolicySettings: []byte(`{"notesoup":{"resetMarginTokens":1}}`)}, f.err
 }
 
 func (f *fake) BootBinding(_ context.Context, id string, ord int) (contract.Binding, error) {
@@ -169,7 +169,7 @@ func TestThresholdsAndBinding(t *testing.T) {
 	if !reflect.DeepEqual(f.gotIn, in) {
 		t.Fatalf("plugin saw %+v, want %+v", f.gotIn, in)
 	}
-	if want := (contract.NativePoint{Resolved: true, Tokens: 167000, Window: 200000, Source: "test", AutoCompactEnabled: true, CapApplied: true, CompactDisabled: true, Notes: []string{"n"}, Files: []string{"/f"}}); !reflect.DeepEqual(p, want) {
+	if want := (contract.NativePoint{Resolved: true, Tokens: 167000, Window: 200000, Source: "test", AutoCompactEnabled: true, CapApplied: true, CompactDisabled: true, Notes: []string{"n"}, Files: []string{"/f"}, PolicySettings: []byte(`{"notesoup":{"resetMarginTokens":1}}`)}); !reflect.DeepEqual(p, want) {
 		t.Fatalf("point = %+v, want %+v", p, want)
 	}
 	b, err := h.BootBinding(context.Background(), "abc", 2)

@@ -1,7 +1,6 @@
 package claude
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -59,7 +58,9 @@ const (
 // ignored. The runtime cap (in.Cap) clamps the window before the reserves
 // and can only lower the point. Every undocumented field is type-checked; a
 // wrong type is noted and the next source is used. A point that leaves
-// nothing after the reserves is reported unresolved, never guessed.
+// nothing after the reserves is reported unresolved, never guessed. The
+// point carries the settings' notesoup object (PolicySettings), where the
+// budget policy reads its margins.
 func Thresholds(in reset.ThresholdInput) reset.NativePoint {
 	var notes, files []string
 	var settings map[string]any
@@ -95,19 +96,8 @@ func Thresholds(in reset.ThresholdInput) reset.NativePoint {
 	}
 	p.Notes = append(notes, p.Notes...)
 	p.Files = files
+	p.PolicySettings = reset.PolicySettings(settings)
 	return p
-}
-
-// SettingsJSON returns the settings Thresholds reads (the caller's, or the
-// merged settings files) as JSON, so the budget policy can read its margins
-// from their notesoup object.
-func SettingsJSON(in reset.ThresholdInput) []byte {
-	if len(strings.TrimSpace(string(in.Settings))) > 0 {
-		return in.Settings
-	}
-	s, _, _ := settingsFiles(in)
-	b, _ := json.Marshal(s)
-	return b
 }
 
 // settingsFiles merges Claude's settings files for a caller that passes no

@@ -262,7 +262,7 @@ func TestSettingsFiles(t *testing.T) {
 		in := reset.ThresholdInput{Home: root, Cwd: filepath.Join(root, "w")}
 		write(t, filepath.Join(root, ".claude", "settings.json"), `{"notesoup":{"resetMarginTokens":100}}`)
 		write(t, filepath.Join(in.Cwd, ".claude", "settings.local.json"), `{"notesoup":{"warningRunwayTokens":200}}`)
-		if m := reset.MarginsFromSettings(SettingsJSON(in)); m.ResetMargin != 100 || m.WarningRunway != 200 {
+		if m := reset.MarginsFromSettings(Thresholds(in).PolicySettings); m.ResetMargin != 100 || m.WarningRunway != 200 {
 			t.Fatalf("margins %+v", m)
 		}
 	})

@@ -1,7 +1,6 @@
 package pi
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -35,8 +34,18 @@ const (
 // custom model providers.<p>.models[].contextWindow (128000 when it declares
 // none), which replaces a built-in entry, then the built-in override
 // providers.<p>.modelOverrides.<id>.contextWindow.
+//
+// The point carries the settings' notesoup object (PolicySettings), where
+// the budget policy reads its margins.
 func Thresholds(in reset.ThresholdInput) reset.NativePoint {
 	settings, files, notes := mergedSettings(in)
+	p := resolve(in, settings, files, notes)
+	p.PolicySettings = reset.PolicySettings(settings)
+	return p
+}
+
+// resolve is Thresholds over the settings already read.
+func resolve(in reset.ThresholdInput, settings map[string]any, files, notes []string) reset.NativePoint {
 	enabled := true
 	if v, ok := reset.Lookup(settings, "compaction", "enabled"); ok {
 		if b, isBool := v.(bool); isBool {
@@ -75,15 +84,6 @@ func Thresholds(in reset.ThresholdInput) reset.NativePoint {
 	}
 	return reset.NativePoint{Resolved: true, Tokens: point, Window: w, Source: source,
 		AutoCompactEnabled: enabled, CapApplied: capped, Notes: notes, Files: files}
-}
-
-// SettingsJSON returns the settings Thresholds reads (the caller's, or the
-// merged global and project files) as JSON, so the budget policy can read
-// its margins from their notesoup object.
-func SettingsJSON(in reset.ThresholdInput) []byte {
-	s, _, _ := mergedSettings(in)
-	b, _ := json.Marshal(s)
-	return b
 }
 
 func thresholdAgentDir(in reset.ThresholdInput) (string, error) {

@@ -133,12 +133,12 @@ func containsPath(xs []string, x string) bool {
 	return false
 }
 
-func TestSettingsJSONCarriesMargins(t *testing.T) {
+func TestThresholdsCarryMargins(t *testing.T) {
 	root := t.TempDir()
 	in := reset.ThresholdInput{Home: root, Cwd: filepath.Join(root, "w")}
 	writeThresholdFile(t, filepath.Join(root, ".pi", "agent", "settings.json"), `{"notesoup":{"resetMarginTokens":100}}`)
 	writeThresholdFile(t, filepath.Join(in.Cwd, ".pi", "settings.json"), `{"notesoup":{"warningRunwayTokens":200}}`)
-	m := reset.MarginsFromSettings(SettingsJSON(in))
+	m := reset.MarginsFromSettings(Thresholds(in).PolicySettings)
 	if m.ResetMargin != 100 || m.WarningRunway != 200 {
 		t.Fatalf("margins %+v from merged Pi settings", m)
 	}

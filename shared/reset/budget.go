@@ -1,6 +1,7 @@
 package reset
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/big"
@@ -34,6 +35,27 @@ type Margins struct {
 	Notes []string `json:"notes,omitempty"`
 }
 
+// SettingsKey is the key of notesoup's own object in a harness's settings.
+const SettingsKey = "notesoup"
+
+// PolicySettings returns the part of a harness's parsed settings that
+// MarginsFromSettings reads: a JSON object holding only their notesoup
+// object, or nil when there is none. A harness reports it with its native
+// point (NativePoint.PolicySettings), so the margins set in its settings
+// files count even when the caller passed no settings, and nothing else of
+// the settings leaves the harness.
+func PolicySettings(settings map[string]any) []byte {
+	v, ok := settings[SettingsKey]
+	if !ok {
+		return nil
+	}
+	b, err := json.Marshal(map[string]any{SettingsKey: v})
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
 // DefaultMargins returns the policy's default margins.
 func DefaultMargins() Margins {
 	return Margins{ResetMargin: DefaultResetMarginTokens, WarningRunway: DefaultWarningRunwayTokens}
@@ -50,7 +72,7 @@ func MarginsFromSettings(settings []byte) Margins {
 		m.Notes = append(m.Notes, "settings ignored: "+err.Error())
 		return m
 	}
-	ns, ok := obj["notesoup"]
+	ns, ok := obj[SettingsKey]
 	if !ok {
 		return m
 	}

@@ -87,6 +87,19 @@ func TestMarginsFromSettings(t *testing.T) {
 		if m.ResetMargin != c.reset || m.WarningRunway != c.runway || len(m.Notes) != c.notes {
 			t.Errorf("%s: got %+v, want reset %d runway %d and %d notes", c.name, m, c.reset, c.runway, c.notes)
 		}
+		// A harness reports PolicySettings of what it parsed: the margins
+		// read from them are the same, and nothing else travels.
+		parsed, err := ParseJSONObject([]byte(c.settings))
+		if err != nil {
+			continue
+		}
+		ps := PolicySettings(parsed)
+		if pm := MarginsFromSettings(ps); pm.ResetMargin != c.reset || pm.WarningRunway != c.runway || len(pm.Notes) != c.notes {
+			t.Errorf("%s: margins from PolicySettings %s = %+v, want reset %d runway %d and %d notes", c.name, ps, pm, c.reset, c.runway, c.notes)
+		}
+		if back, _ := ParseJSONObject(ps); len(back) > 1 || (len(back) == 1 && back[SettingsKey] == nil) {
+			t.Errorf("%s: PolicySettings = %s, want only the %s object", c.name, ps, SettingsKey)
+		}
 	}
 }
 
