@@ -49,9 +49,6 @@ type Builtin struct {
 	// SessionMetaKey is the MCP tool call _meta key under which the
 	// harness sends its session id (Describe reports it); empty for none.
 	SessionMetaKey string
-	// Settings, when set, returns the harness's merged settings JSON for
-	// the budget margins (see MarginSettings).
-	Settings func(reset.ThresholdInput) []byte
 	// Hook, when set, answers the events the harness runs notesoup's hook
 	// command for.
 	Hook *Hook

@@ -8,9 +8,8 @@ import (
 )
 
 // This file holds what a built-in harness may add beyond the contract: the
-// hook command the harness runs on its own events, the installer that
-// writes notesoup into the harness's configuration, and the settings its
-// budget margins come from. The front ends (cmd/notesoup,
+// hook command the harness runs on its own events and the installer that
+// writes notesoup into the harness's configuration. The front ends (cmd/notesoup,
 // cmd/notesoup-helper) find them through harness/builtins, so none of them
 // names a harness.
 
@@ -104,25 +103,4 @@ type FilePreview struct {
 	// Removed is true when the file would be deleted (nothing would be
 	// left in it).
 	Removed bool `json:"removed,omitempty"`
-}
-
-// MarginSettingsReader is implemented by a harness called in-process that
-// can name the settings its budget margins come from when the caller gave
-// none (the files the harness itself reads). Through a plugin process there
-// is none, and the margins come from the caller's settings alone.
-type MarginSettingsReader interface {
-	// MarginSettings returns the merged settings JSON whose notesoup
-	// object sets the budget margins.
-	MarginSettings(in reset.ThresholdInput) []byte
-}
-
-var _ MarginSettingsReader = (*Builtin)(nil)
-
-// MarginSettings implements MarginSettingsReader: the harness's own merged
-// settings when it has a Settings function, else the caller's.
-func (b *Builtin) MarginSettings(in reset.ThresholdInput) []byte {
-	if b.Settings != nil {
-		return b.Settings(in)
-	}
-	return in.Settings
 }
