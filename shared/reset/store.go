@@ -5,15 +5,17 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/notesoup/notesoup/shared/atomicfile"
 	"os"
 	"path/filepath"
+
+	"github.com/notesoup/notesoup/internal/filelock"
+	"github.com/notesoup/notesoup/shared/atomicfile"
 )
 
 // Store persists one State per (harness, session) under
 // $NOTESOUP_HOME/state/<harness>-<session>.json, because the caller may be a
-// new process for every event. Every read-modify-write holds an exclusive
-// flock on a sibling lock file, and every write is atomic (temp file, fsync,
+// new process for every event. Every read-modify-write holds the exclusive
+// lock of a sibling lock file (internal/filelock), and every write is atomic (temp file, fsync,
 // rename, directory fsync).
 type Store struct {
 	Dir string // the state directory, normally $NOTESOUP_HOME/state
@@ -96,16 +98,11 @@ func (st Store) Update(harness, session string, seed uint64, fn func(State) (Sta
 	if err := os.MkdirAll(st.Dir, 0o700); err != nil {
 		return fmt.Errorf("reset state: create %s: %v", st.Dir, err)
 	}
-	lock, err := os.OpenFile(path+".lock", os.O_CREATE|os.O_RDWR, 0o600)
+	lock, err := filelock.Acquire(path+".lock", 0o600, filelock.Wait)
 	if err != nil {
-		return fmt.Errorf("reset state: open lock: %v", err)
+		return fmt.Errorf("reset state: %v", err)
 	}
-	defer lock.Close()
-	unlock, err := lockFile(lock)
-	if err != nil {
-		return fmt.Errorf("reset state: lock %s: %v", path, err)
-	}
-	defer unlock()
+	defer lock.Release()
 
 	cur, err := readState(path, session, seed)
 	if err != nil {
