@@ -30,7 +30,9 @@ type LimitsResult struct {
 }
 
 // Limits resolves the native point through the harness plugin and applies
-// the budget policy (margins from the settings' notesoup object, the cap).
+// the budget policy: the cap, and the margins from the notesoup object of
+// the settings the harness read (its own settings files when the caller
+// passed none), else of the caller's settings.
 func (s *Service) Limits(ctx context.Context, harness string, req LimitsRequest) (LimitsResult, error) {
 	if req.CapText != "" && req.CapText != "off" {
 		c, err := reset.ParseCap(req.CapText)
@@ -47,7 +49,11 @@ func (s *Service) Limits(ctx context.Context, harness string, req LimitsRequest)
 	if err != nil {
 		return LimitsResult{}, err
 	}
-	l, err := reset.ComputeLimits(p, reset.MarginsFromSettings(req.Settings), req.Cap)
+	settings := req.Settings
+	if len(p.PolicySettings) > 0 {
+		settings = p.PolicySettings
+	}
+	l, err := reset.ComputeLimits(p, reset.MarginsFromSettings(settings), req.Cap)
 	if err != nil {
 		return LimitsResult{}, &CapError{err}
 	}
