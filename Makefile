@@ -13,7 +13,7 @@ NOTESOUP := $(BIN)/notesoup
 NOTESOUP_HOST := $(BIN)/notesoup-host
 NOTESOUP_HELPER := $(BIN)/notesoup-helper
 
-.PHONY: all build test unit lint proto proto-check demo e2e plugin-test bench gobench fuzz fuzz-short clean
+.PHONY: all build test unit cross lint proto proto-check demo e2e plugin-test bench gobench fuzz fuzz-short clean
 
 all: build
 
@@ -25,10 +25,26 @@ build:
 	CGO_ENABLED=0 $(GO) build -o $(BIN)/ ./cmd/notesoup-helper
 
 # test: everything CI runs.
-test: lint proto-check unit fuzz-short plugin-test e2e
+test: lint proto-check unit cross fuzz-short plugin-test e2e
 
 unit:
 	$(GO) test -count=1 ./...
+
+# cross: build, vet and compile the tests (-exec /bin/true runs none) for
+# every other platform notesoup supports, so a Linux-only syscall field or a
+# 64-bit-only assumption fails here rather than on a user's machine; the
+# light build (-tags light) is vetted too, having files of its own. The host
+# platform, linux/amd64, is what build, lint and unit check.
+CROSS_PLATFORMS := linux/arm64 linux/386 darwin/amd64 darwin/arm64
+cross:
+	@set -e; for p in $(CROSS_PLATFORMS); do \
+	  echo "cross: $$p"; \
+	  export GOOS=$${p%/*} GOARCH=$${p#*/}; \
+	  $(GO) build ./...; \
+	  $(GO) vet ./...; \
+	  $(GO) vet -tags light ./cmd/notesoup; \
+	  $(GO) test -count=1 -run '^$$' -exec /bin/true ./... >/dev/null; \
+	done
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
