@@ -10,7 +10,7 @@ import (
 
 // Record types that are rows of the conversation tree. Every other type is
 // metadata the decoder ignores without allocating an address (builds add and
-// retire names; see research/claude.md §3).
+// retire names).
 const (
 	typeUser       = "user"
 	typeAssistant  = "assistant"

@@ -7,8 +7,7 @@ import (
 )
 
 // ConfigDirEnv overrides Claude Code's config directory (~/.claude); Claude
-// Code then writes transcripts under $CLAUDE_CONFIG_DIR/projects
-// (research/claude.md §10).
+// Code then writes transcripts under $CLAUDE_CONFIG_DIR/projects.
 const ConfigDirEnv = "CLAUDE_CONFIG_DIR"
 
 // DefaultRoot is where Claude Code writes transcripts on this machine:

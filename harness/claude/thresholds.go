@@ -12,8 +12,7 @@ import (
 )
 
 // Claude Code's compaction constants (observed on 2.1.332: threshold =
-// window − 33,000 with both, "Autocompact buffer" row 33,000; see
-// research/claude.md §4.5).
+// window − 33,000 with both, "Autocompact buffer" row 33,000).
 const (
 	// outputReserveTokens is the room Claude keeps for the model's answer:
 	// effective window = compaction window − this.

@@ -83,7 +83,7 @@ func texts(t *testing.T, m message) []string {
 
 // engineBlock reports text the engine adds to every conversation on its own:
 // context reminders, and the echo of the /compact command the mod ran (the
-// headless route; research/claude.md §6.2).
+// headless route).
 func engineBlock(s string) bool {
 	for _, p := range []string{"<system-reminder>", "<local-command-caveat>", "<command-name>/compact</command-name>", "<local-command-stdout>"} {
 		if strings.HasPrefix(strings.TrimSpace(s), p) {
