@@ -29,6 +29,7 @@ test: lint proto-check unit cross fuzz-short plugin-test e2e
 
 unit:
 	$(GO) test -count=1 ./...
+	cd examples/harness-jsonl && $(GO) test -count=1 ./... && $(GO) vet ./...
 
 # cross: build, vet and compile the tests (-exec /bin/true runs none) for
 # every other platform notesoup supports, so a Linux-only syscall field or a
