@@ -2,7 +2,7 @@
 // as the notesoup binary does, from a binary built to start fast:
 //
 //	notesoup-helper                    one helper-protocol request on stdin (= notesoup helper; docs/helper-protocol.md)
-//	notesoup-helper hook codex EVENT   one Codex hook (= notesoup hook codex EVENT)
+//	notesoup-helper hook HARNESS EVENT one harness hook, Codex's (= notesoup hook HARNESS EVENT)
 //
 // The Claude Code mod and the Pi extension run the helper once per hook or
 // tool call, and Codex runs its hook command for every event, so the start
@@ -24,7 +24,6 @@ import (
 	"github.com/notesoup/notesoup/helper"
 	"github.com/notesoup/notesoup/host/plugindir"
 	"github.com/notesoup/notesoup/internal/handover"
-	"github.com/notesoup/notesoup/plugins/codex/hook"
 	"github.com/notesoup/notesoup/service"
 )
 
@@ -52,7 +51,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return s, func() {}, err
 	}
 	if len(args) > 0 && args[0] == "hook" {
-		return hook.Main(context.Background(), name+" hook", open, args[1:], stdin, stdout, stderr)
+		return builtins.RunHook(context.Background(), name+" hook", open, args[1:], stdin, stdout, stderr)
 	}
 	return helper.Main(context.Background(), name, open, args, stdin, stdout, stderr)
 }

@@ -5,16 +5,17 @@ import (
 	"io"
 	"os"
 
-	"github.com/notesoup/notesoup/plugins/codex/hook"
+	"github.com/notesoup/notesoup/harness/builtins"
 	"github.com/notesoup/notesoup/service"
 )
 
 func init() {
-	register("hook", "answer a harness hook on stdin (codex SessionStart|PostToolUse|UserPromptSubmit): boot block, budget warning", runHook)
+	register("hook", "answer a harness's hook on stdin: hook <harness> <event> (written by notesoup install <harness>)", runHook)
 }
 
-// runHook answers one Codex hook (see plugins/codex/hook); notesoup-helper
-// answers the same from a binary that starts faster.
+// runHook answers one hook of the harness args name, through that
+// built-in's own handler (harness/builtins); notesoup-helper answers the
+// same from a binary that starts faster.
 func runHook(args []string, stdout, stderr io.Writer) int {
-	return hook.Main(context.Background(), "notesoup hook", func() (*service.Service, func(), error) { return newService() }, args, os.Stdin, stdout, stderr)
+	return builtins.RunHook(context.Background(), "notesoup hook", func() (*service.Service, func(), error) { return newService() }, args, os.Stdin, stdout, stderr)
 }

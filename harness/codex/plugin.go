@@ -26,5 +26,10 @@ func Plugin() *harness.Builtin {
 		DescribeFile: Describe,
 		Decoder:      func(roots []string) history.Decoder { return Decoder{Roots: roots} },
 		Resolve:      Thresholds,
+		// Codex sends its thread id with each MCP tool call as
+		// _meta.threadId (codex.md §9): it binds "the current session".
+		SessionMetaKey: "threadId",
+		Hook:           Hook,
+		Installer:      Installer,
 	}
 }

@@ -1,0 +1,237 @@
+package codex
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"syscall"
+
+	"github.com/notesoup/notesoup/harness"
+	"github.com/notesoup/notesoup/shared/atomicfile"
+)
+
+// What `notesoup install codex` writes into $CODEX_HOME, and what
+// `notesoup uninstall codex` takes out again: the MCP server and the
+// compaction prompt in config.toml (install_config.go), the hooks in
+// hooks.json (install_hooks.go). Neither ever replaces a person's own
+// settings, and uninstall removes only what install wrote.
+
+// Installer is the Codex installer: what `notesoup install codex` and
+// `notesoup uninstall codex` run.
+var Installer = &harness.Installer{HomeFlag: "codex-home", Home: Home, Install: Install, Uninstall: Uninstall}
+
+// Codex's configuration files under its home.
+const (
+	configFile = "config.toml"
+	hooksFile  = "hooks.json"
+)
+
+// maxConfigFile bounds what install reads of a configuration file: Codex's
+// are a few KB written by hand or by `codex mcp add`; a larger one is not a
+// configuration notesoup should rewrite.
+const maxConfigFile = 4 << 20
+
+// trustNote is said after an install that changed something.
+const trustNote = "Codex runs hooks only once trusted: start codex once and accept them, or pass --dangerously-bypass-hook-trust in automation."
+
+// fileChange is one configuration file before and after.
+type fileChange struct {
+	path     string
+	old, new []byte
+	// remove deletes the file instead of writing new (nothing is left in
+	// it that anyone wrote but notesoup).
+	remove bool
+}
+
+// Install merges the notesoup MCP server, the compaction prompt and the
+// hooks into req.Home's config.toml and hooks.json, running req.Binary. It
+// never replaces a person's own settings: a different [mcp_servers.notesoup]
+// is refused, a person's compaction prompt is kept (and reported), other
+// hooks are kept beside notesoup's.
+func Install(req harness.InstallRequest) (harness.InstallReport, error) {
+	rep := harness.InstallReport{Home: req.Home, DryRun: req.DryRun, Changed: []string{}}
+	cfgPath := filepath.Join(req.Home, configFile)
+	hooksPath := filepath.Join(req.Home, hooksFile)
+	oldCfg, err := readOptional(cfgPath)
+	if err != nil {
+		return rep, err
+	}
+	newCfg, msgs, err := mergeConfig(oldCfg, req.Binary)
+	if err != nil {
+		return rep, fmt.Errorf("%s: %w", cfgPath, err)
+	}
+	rep.Messages = append(rep.Messages, msgs...)
+	oldHooks, err := readOptional(hooksPath)
+	if err != nil {
+		return rep, err
+	}
+	newHooks, msgs, err := mergeHooks(oldHooks, hookBinary(req.Binary))
+	if err != nil {
+		return rep, fmt.Errorf("%s: %w", hooksPath, err)
+	}
+	rep.Messages = append(rep.Messages, msgs...)
+	if err := apply(&rep, []fileChange{{path: cfgPath, old: oldCfg, new: newCfg}, {path: hooksPath, old: oldHooks, new: newHooks}}); err != nil {
+		return rep, err
+	}
+	if !req.DryRun && len(rep.Changed) > 0 {
+		rep.Messages = append(rep.Messages, trustNote)
+	}
+	return rep, nil
+}
+
+// Uninstall removes from req.Home's config.toml and hooks.json what Install
+// wrote, keeping every entry and comment of the person's own. When install
+// was the only change, config.toml comes back byte for byte (and a file
+// install created is removed). It never touches the notes.
+func Uninstall(req harness.InstallRequest) (harness.InstallReport, error) {
+	rep := harness.InstallReport{Home: req.Home, DryRun: req.DryRun, Changed: []string{}}
+	cfgPath := filepath.Join(req.Home, configFile)
+	hooksPath := filepath.Join(req.Home, hooksFile)
+	oldCfg, err := readOptional(cfgPath)
+	if err != nil {
+		return rep, err
+	}
+	newCfg, msgs, err := unmergeConfig(oldCfg)
+	if err != nil {
+		return rep, fmt.Errorf("%s: %w", cfgPath, err)
+	}
+	rep.Messages = append(rep.Messages, msgs...)
+	oldHooks, err := readOptional(hooksPath)
+	if err != nil {
+		return rep, err
+	}
+	newHooks, msgs, err := unmergeHooks(oldHooks)
+	if err != nil {
+		return rep, fmt.Errorf("%s: %w", hooksPath, err)
+	}
+	rep.Messages = append(rep.Messages, msgs...)
+	changes := []fileChange{
+		{path: cfgPath, old: oldCfg, new: newCfg, remove: len(oldCfg) > 0 && len(newCfg) == 0},
+		{path: hooksPath, old: oldHooks, new: newHooks, remove: oldHooks != nil && newHooks == nil},
+	}
+	if err := apply(&rep, changes); err != nil {
+		return rep, err
+	}
+	rep.Messages = append(rep.Messages, "The notes are kept.")
+	return rep, nil
+}
+
+// apply writes (or, with rep.DryRun, previews) each changed file, and says
+// what it did in rep.
+func apply(rep *harness.InstallReport, changes []fileChange) error {
+	for _, c := range changes {
+		if bytes.Equal(c.old, c.new) && !c.remove {
+			rep.Messages = append(rep.Messages, c.path+": already up to date")
+			continue
+		}
+		rep.Changed = append(rep.Changed, c.path)
+		verb, would := "wrote ", "would write "
+		if c.remove {
+			verb, would = "removed ", "would remove "
+		}
+		if rep.DryRun {
+			rep.Preview = append(rep.Preview, harness.FilePreview{Path: c.path, Content: string(c.new), Removed: c.remove})
+			rep.Messages = append(rep.Messages, would+c.path)
+			continue
+		}
+		var err error
+		if c.remove {
+			err = removeIfUnchanged(c.path, c.old)
+		} else {
+			err = replaceIfUnchanged(c.path, c.old, c.new)
+		}
+		if err != nil {
+			return err
+		}
+		rep.Messages = append(rep.Messages, verb+c.path)
+	}
+	return nil
+}
+
+// readOptional reads a configuration file that may not exist yet (nil, no
+// error). Only a regular file is read, and at most maxConfigFile bytes: a
+// symbolic link is refused too, since writing the merge back would replace
+// the link with a file.
+func readOptional(path string) ([]byte, error) {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file (%s); notesoup edits only plain files: change it by hand", path, fi.Mode().Type())
+	}
+	// Non-blocking, so a file swapped for a FIFO since the Lstat cannot
+	// hang install; the Stat below then refuses it.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file; notesoup edits only plain files", path)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxConfigFile+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	if len(data) > maxConfigFile {
+		return nil, fmt.Errorf("%s is larger than %d bytes; notesoup will not rewrite it", path, maxConfigFile)
+	}
+	if data == nil {
+		data = []byte{} // present but empty: not the nil of a missing file
+	}
+	return data, nil
+}
+
+// replaceIfUnchanged writes data to path atomically (temp file, fsync,
+// rename), keeping the file's mode, unless the file changed since it was
+// read as old — then someone else (Codex itself, `codex mcp add`) wrote it,
+// and the merge would lose their change.
+func replaceIfUnchanged(path string, old, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("creating %s: %w", filepath.Dir(path), err)
+	}
+	mode := os.FileMode(0o600)
+	if st, err := os.Stat(path); err == nil {
+		mode = st.Mode().Perm()
+	}
+	err := atomicfile.Write(path, data, atomicfile.Options{
+		TempPrefix:   "." + filepath.Base(path) + ".notesoup-",
+		Perm:         mode,
+		BeforeRename: func() error { return unchanged(path, old) },
+	})
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// removeIfUnchanged deletes path unless it changed since it was read as
+// old.
+func removeIfUnchanged(path string, old []byte) error {
+	if err := unchanged(path, old); err != nil {
+		return err
+	}
+	if err := os.Remove(path); err != nil {
+		return fmt.Errorf("removing %s: %w", path, err)
+	}
+	return nil
+}
+
+// unchanged checks that path still holds old (nil: still absent).
+func unchanged(path string, old []byte) error {
+	now, err := readOptional(path)
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(now, old) || (now == nil) != (old == nil) {
+		return fmt.Errorf("%s changed while notesoup was editing it; nothing written, run the command again", path)
+	}
+	return nil
+}
