@@ -10,10 +10,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/notesoup/notesoup/harness/codex"
+	"github.com/notesoup/notesoup/contract"
 	"github.com/notesoup/notesoup/service"
 	"github.com/notesoup/notesoup/shared/history"
 	"github.com/notesoup/notesoup/shared/notes"
@@ -28,8 +29,8 @@ const ServerName = "notesoup"
 // Config binds the server to a caller.
 type Config struct {
 	// Caller is the default caller: harness, cwd and, when the client says
-	// so at start, its session. A tool call's own metadata (Codex sends
-	// _meta.threadId) binds the session per call.
+	// so at start, its session. Otherwise a tool call's own _meta binds the
+	// session per call, under the key the harness names (see sessionKeys).
 	Caller service.Caller
 	Logger hclog.Logger
 }
@@ -52,6 +53,7 @@ func New(ctx context.Context, s *service.Service, cfg Config) *mcp.Server {
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: ServerName, Version: version.Version},
 		&mcp.ServerOptions{Instructions: instructions(ctx, s, cfg)})
+	keys := newSessionKeys(s.Harnesses(), cfg.Logger)
 	for _, t := range Tools() {
 		tool := t
 		destructive := t.Destructive
@@ -67,7 +69,7 @@ func New(ctx context.Context, s *service.Service, cfg Config) *mcp.Server {
 				OpenWorldHint:   &open,
 			},
 		}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			c := callerFor(cfg.Caller, req.Params.Meta)
+			c := keys.callerFor(ctx, cfg.Caller, req.Params.Meta)
 			text, err := call(ctx, s, c, tool.Name, req.Params.Arguments)
 			if err != nil {
 				cfg.Logger.Debug("tool refused", "tool", tool.Name, "error", err)
@@ -100,19 +102,71 @@ func instructions(ctx context.Context, s *service.Service, cfg Config) string {
 	return purpose + "\n\n" + b.Text
 }
 
-// callerFor binds the session a tool call comes from. Codex sends its thread
-// id in the call's _meta (threadId); a session given at start wins.
-func callerFor(base service.Caller, meta mcp.Meta) service.Caller {
-	c := base
-	if c.Session == "" {
-		if id, ok := meta["threadId"].(string); ok && id != "" {
-			c.Session = id
-			if c.Harness == "" {
-				c.Harness = codex.Name
-			}
+// sessionKeys binds the session a tool call comes from. A harness whose
+// client sends its session id with every call says under which _meta key
+// (contract.Description.SessionMetaKey; Codex: threadId); each harness's
+// description is asked for once, when a call first carries _meta.
+type sessionKeys struct {
+	hs  service.Harnesses
+	log hclog.Logger
+
+	mu   sync.Mutex
+	keys map[string]string // harness → its key ("" for none), once described
+}
+
+func newSessionKeys(hs service.Harnesses, log hclog.Logger) *sessionKeys {
+	return &sessionKeys{hs: hs, log: log, keys: map[string]string{}}
+}
+
+// callerFor returns base with the session the call's _meta names: under
+// base's harness's key when the server was started for a harness, else
+// under the first harness's key found there, in Names order (which then
+// also binds the harness). A session given at start wins.
+func (k *sessionKeys) callerFor(ctx context.Context, base service.Caller, meta mcp.Meta) service.Caller {
+	if base.Session != "" || len(meta) == 0 {
+		return base
+	}
+	names := []string{base.Harness}
+	if base.Harness == "" {
+		names = k.hs.Names()
+	}
+	for _, name := range names {
+		key := k.key(ctx, name)
+		if key == "" {
+			continue
+		}
+		if id, ok := meta[key].(string); ok && id != "" {
+			c := base
+			c.Session, c.Harness = id, name
+			return c
 		}
 	}
-	return c
+	return base
+}
+
+// key returns the harness's session meta key. A harness that cannot
+// describe itself now (its plugin failed to start) binds no session from
+// this call and is asked again on the next.
+func (k *sessionKeys) key(ctx context.Context, name string) string {
+	k.mu.Lock()
+	key, ok := k.keys[name]
+	k.mu.Unlock()
+	if ok {
+		return key
+	}
+	h, err := k.hs.Harness(ctx, name)
+	var d contract.Description
+	if err == nil {
+		d, err = h.Describe(ctx)
+	}
+	if err != nil {
+		k.log.Debug("session meta key unknown", "harness", name, "error", err)
+		return ""
+	}
+	k.mu.Lock()
+	k.keys[name] = d.SessionMetaKey
+	k.mu.Unlock()
+	return d.SessionMetaKey
 }
 
 // call runs one tool through the service and returns the text the model sees.
