@@ -1,27 +1,29 @@
-// Package handover lets a fast-starting notesoup binary give a command it
+// Package handover lets the fast-starting notesoup binary give a command it
 // cannot answer alone to the binary that links the plugin host and the MCP
-// server. The light binaries (notesoup built with the "light" tag, and
-// notesoup-helper) leave out gRPC, protobuf, go-plugin and the MCP SDK,
-// whose package initialisation costs 20–30 ms of every start; a command
-// that needs them (the MCP server, plugin mode, the plugin listing, or any
-// command once an external harness plugin overrides a built-in) runs in
-// the full binary instead, with the same arguments and the same, unread,
-// stdin.
+// server. The light build (notesoup built with the "light" tag) leaves out
+// gRPC, protobuf, go-plugin and the MCP SDK, whose package initialisation
+// costs 20–30 ms of every start; a command that needs them (the MCP server,
+// plugin mode, the plugin listing, or any command once an external harness
+// plugin exists) runs in the full binary instead, with the same arguments
+// and the same, unread, stdin. When to hand over is internal/oneshot's
+// decision; this package only finds and starts the full binary.
 package handover
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"syscall"
 )
 
 // HostBinary is the name of the full binary, installed beside the light
-// notesoup by `make build` and the plugin packages.
+// notesoup by `make build` and the plugin packages. No user-facing text
+// names it: to a user there is one command, notesoup.
 const HostBinary = "notesoup-host"
+
+// ErrNotFound is returned by Find when no candidate is installed.
+var ErrNotFound = errors.New("not installed beside this binary or on PATH")
 
 // Find returns the first of names that is an executable beside the running
 // binary, else the first found on PATH.
@@ -41,7 +43,7 @@ func Find(names ...string) (string, error) {
 			}
 		}
 	}
-	return "", fmt.Errorf("none of %s is installed beside %s or on PATH; install %s (make build puts it in bin/)", strings.Join(names, ", "), filepath.Base(os.Args[0]), names[0])
+	return "", ErrNotFound
 }
 
 // sameFile keeps a binary from handing a command to itself.
@@ -52,8 +54,8 @@ func sameFile(a, b string) bool {
 }
 
 // Exec replaces this process with path running args (args[0] excluded). It
-// returns only on failure.
+// returns only on failure, with the system's reason alone: the caller words
+// the message, since no user-facing text names the internal binary.
 func Exec(path string, args []string) error {
-	err := syscall.Exec(path, append([]string{path}, args...), os.Environ())
-	return errors.Join(fmt.Errorf("running %s", path), err)
+	return syscall.Exec(path, append([]string{path}, args...), os.Environ())
 }
