@@ -22,8 +22,8 @@ func init() {
 func runMCP(args []string, _, stderr io.Writer) int {
 	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	harnessName := fs.String("harness", os.Getenv("NOTESOUP_HARNESS"), "the client harness (claude, pi, codex); binds the boot block in the server instructions [$NOTESOUP_HARNESS]")
-	session := fs.String("session", os.Getenv("NOTESOUP_SESSION"), "the client's session id, when known at start; otherwise Codex's per-call threadId binds it [$NOTESOUP_SESSION]")
+	harnessName := fs.String("harness", os.Getenv("NOTESOUP_HARNESS"), "the client harness, one that notesoup plugins lists; binds the boot block in the server instructions and which tool call _meta key binds the session [$NOTESOUP_HARNESS]")
+	session := fs.String("session", os.Getenv("NOTESOUP_SESSION"), "the client's session id, when known at start; otherwise each tool call's _meta binds it, under the harness's own key (Codex: threadId) [$NOTESOUP_SESSION]")
 	cwd := fs.String("cwd", "", "the project directory (default: the current directory)")
 	if err := fs.Parse(args); err != nil {
 		return 2
