@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/notesoup/notesoup/internal/rawread"
 )
 
 // Size limits, enforced with a refusal and never by truncation.
@@ -279,7 +281,7 @@ func (sp *Space) Read(req ReadRequest) (ReadResult, error) {
 }
 
 func readNote(path string, n Name) ([]byte, time.Time, error) {
-	data, _, mtime, err := rawRead(path, 0)
+	data, _, mtime, err := rawread.Read(path, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, time.Time{}, refuse(CodeNotFound, "no note named %s; call notes_list to see the names", n)
 	}

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/notesoup/notesoup/internal/rawread"
 )
 
 // Reading many notes at once (List, Snapshot) spreads the reads over a few
@@ -50,7 +52,7 @@ func (sc *scope) readNotes(keep func(Name) bool, limit int) ([]noteFile, error) 
 	if err != nil {
 		return nil, err
 	}
-	read := func(f *noteFile) { f.data, f.size, f.mtime, f.err = rawRead(f.path, limit) }
+	read := func(f *noteFile) { f.data, f.size, f.mtime, f.err = rawread.Read(f.path, limit) }
 	if workers := min(runtime.GOMAXPROCS(0), maxReadWorkers, len(files)/notesPerWorker); workers > 1 {
 		var next atomic.Int64
 		var wg sync.WaitGroup

@@ -35,6 +35,7 @@ func TestStoreRefusesDamagedFiles(t *testing.T) {
 		{"request id not below next_id", `{"version":1,"generation":1,"next_id":1,"request":{"id":1,"origin":"tool"}}`, ErrCorruptState},
 		{"trailing garbage after a valid state", valid("s") + "garbage", ErrCorruptState},
 		{"valid state cut in the middle", valid("s")[:len(valid("s"))/2], ErrCorruptState},
+		{"valid state padded past the size bound", valid("s") + strings.Repeat(" ", maxStateBytes), ErrCorruptState},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

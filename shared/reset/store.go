@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/notesoup/notesoup/internal/filelock"
+	"github.com/notesoup/notesoup/internal/rawread"
 	"github.com/notesoup/notesoup/shared/atomicfile"
 )
 
@@ -134,10 +135,20 @@ func (st Store) Apply(harness, session string, seed uint64, ev Event) (State, []
 	return next, acts, err
 }
 
+// maxStateBytes bounds a state file. The largest field is a last_word,
+// which an event carries in at most maxEventBytes; even with every byte
+// escaped six-fold a state stays well under this, so a larger file is
+// damage, not a state this notesoup wrote.
+const maxStateBytes = 1 << 20
+
 func readState(path, session string, seed uint64) (State, error) {
-	data, err := os.ReadFile(path)
+	data, err := rawread.ReadAll(path, maxStateBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return NewState(session, seed), nil
+	}
+	var big *rawread.TooLargeError
+	if errors.As(err, &big) {
+		return State{}, fmt.Errorf("%w: %v; delete it to start this session's reset flow afresh", ErrCorruptState, err)
 	}
 	if err != nil {
 		return State{}, fmt.Errorf("reset state: read %s: %v", path, err)

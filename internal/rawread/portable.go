@@ -1,19 +1,18 @@
-//go:build !(linux || darwin)
-
-package notes
+package rawread
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"time"
 )
 
-// rawRead reads a file whole (or its first limit bytes when limit > 0) and
-// returns its full size and modification time. This portable version goes
-// through os.File; Linux and macOS use bare syscalls (rawread_fast.go).
-func rawRead(path string, limit int) (data []byte, size int64, mtime time.Time, err error) {
-	f, err := os.Open(path)
+// readPortable is Read through os.File: what the purego build and
+// platforms without the fast path use, and the twin the fast path is
+// tested and measured against.
+func readPortable(path string, limit int) (data []byte, size int64, mtime time.Time, err error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|openNonblock, 0)
 	if err != nil {
 		return nil, 0, time.Time{}, err
 	}
@@ -23,7 +22,7 @@ func rawRead(path string, limit int) (data []byte, size int64, mtime time.Time, 
 		return nil, 0, time.Time{}, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, 0, time.Time{}, errors.New(path + " is not a regular file")
+		return nil, 0, time.Time{}, fmt.Errorf("%s is not a regular file", path)
 	}
 	n := fi.Size()
 	if limit > 0 && n > int64(limit) {

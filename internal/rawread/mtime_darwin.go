@@ -1,6 +1,6 @@
-//go:build darwin
+//go:build !purego
 
-package notes
+package rawread
 
 import (
 	"syscall"
@@ -8,5 +8,5 @@ import (
 )
 
 // mtimeOf reads the modification time of a stat; Darwin names the field
-// Mtimespec where Linux has Mtim.
+// Mtimespec.
 func mtimeOf(st *syscall.Stat_t) time.Time { return time.Unix(st.Mtimespec.Unix()) }

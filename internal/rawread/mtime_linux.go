@@ -1,6 +1,6 @@
-//go:build linux
+//go:build !purego
 
-package notes
+package rawread
 
 import (
 	"syscall"

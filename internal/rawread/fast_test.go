@@ -1,0 +1,5 @@
+//go:build (linux || darwin) && !purego
+
+package rawread
+
+func init() { implementations["fast"] = readFast }
