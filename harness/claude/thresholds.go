@@ -122,42 +122,8 @@ func settingsFiles(in reset.ThresholdInput) (map[string]any, []string, []string)
 	if in.Cwd != "" {
 		paths = append(paths, filepath.Join(in.Cwd, ".claude", "settings.json"), filepath.Join(in.Cwd, ".claude", "settings.local.json"))
 	}
-	merged := map[string]any{}
-	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		if os.IsNotExist(err) {
-			continue
-		}
-		if err != nil {
-			notes = append(notes, fmt.Sprintf("%s not read: %v", p, err))
-			continue
-		}
-		obj, err := reset.ParseJSONObject(data)
-		if err != nil {
-			notes = append(notes, fmt.Sprintf("%s ignored: %v", p, err))
-			continue
-		}
-		mergeSettings(merged, obj)
-	}
-	return merged, paths, notes
-}
-
-// mergeSettings overlays src on dst, merging nested objects key by key.
-func mergeSettings(dst, src map[string]any) {
-	for k, v := range src {
-		sv, isObj := v.(map[string]any)
-		dv, dstObj := dst[k].(map[string]any)
-		if isObj && dstObj {
-			cp := make(map[string]any, len(dv))
-			for dk, dval := range dv {
-				cp[dk] = dval
-			}
-			mergeSettings(cp, sv)
-			dst[k] = cp
-			continue
-		}
-		dst[k] = v
-	}
+	merged, readNotes := reset.MergeJSONSettingsFiles(paths)
+	return merged, paths, append(notes, readNotes...)
 }
 
 type resolver struct {

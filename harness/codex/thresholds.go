@@ -2,7 +2,9 @@ package codex
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -161,9 +163,9 @@ func codexHome(in reset.ThresholdInput) string {
 
 func (c *config) readTOML(path string) map[string]any {
 	c.files = append(c.files, path)
-	data, err := os.ReadFile(path)
+	data, err := reset.ReadSettingsFile(path)
 	if err != nil {
-		if !os.IsNotExist(err) {
+		if !errors.Is(err, fs.ErrNotExist) {
 			c.notes = append(c.notes, fmt.Sprintf("%s not read: %v", path, err))
 		}
 		return nil
@@ -209,7 +211,7 @@ func loadConfig(in reset.ThresholdInput) *config {
 			c.notes = append(c.notes, fmt.Sprintf("profile %q not found in config.toml or %s.config.toml", profile, profile))
 		}
 	}
-	mergeInto(c.values, overrides)
+	reset.MergeSettings(c.values, overrides)
 	for _, kv := range sets {
 		c.from[kv.path[0]] = "-c " + strings.Join(kv.path, ".")
 	}
@@ -310,25 +312,6 @@ func setPath(m map[string]any, path []string, v any) {
 	m[path[len(path)-1]] = v
 }
 
-// mergeInto overlays src on dst, merging nested tables key by key, so a
-// dotted -c override changes one key of a table rather than replacing it.
-func mergeInto(dst, src map[string]any) {
-	for k, v := range src {
-		sv, isMap := v.(map[string]any)
-		dv, dstMap := dst[k].(map[string]any)
-		if isMap && dstMap {
-			cp := make(map[string]any, len(dv))
-			for dk, dval := range dv {
-				cp[dk] = dval
-			}
-			mergeInto(cp, sv)
-			dst[k] = cp
-			continue
-		}
-		dst[k] = v
-	}
-}
-
 type catalogEntry struct{ window, limit int64 }
 
 // catalog reads the model's entry from Codex's cached model catalog; every
@@ -339,9 +322,9 @@ func (c *config) catalog(model string) catalogEntry {
 	}
 	path := filepath.Join(c.home, modelsCacheFile)
 	c.files = append(c.files, path)
-	data, err := os.ReadFile(path)
+	data, err := reset.ReadSettingsFile(path)
 	if err != nil {
-		if !os.IsNotExist(err) {
+		if !errors.Is(err, fs.ErrNotExist) {
 			c.notes = append(c.notes, fmt.Sprintf("%s not read: %v", path, err))
 		}
 		return catalogEntry{}

@@ -1,7 +1,9 @@
 package pi
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -105,7 +107,7 @@ func thresholdAgentDir(in reset.ThresholdInput) (string, error) {
 }
 
 func mergedSettings(in reset.ThresholdInput) (map[string]any, []string, []string) {
-	var notes, files []string
+	var notes []string
 	if len(strings.TrimSpace(string(in.Settings))) > 0 {
 		s, err := reset.ParseJSONObject(in.Settings)
 		if err != nil {
@@ -113,7 +115,6 @@ func mergedSettings(in reset.ThresholdInput) (map[string]any, []string, []string
 		}
 		return s, nil, nil
 	}
-	merged := map[string]any{}
 	var paths []string
 	if dir, err := thresholdAgentDir(in); err == nil {
 		paths = append(paths, filepath.Join(dir, "settings.json"))
@@ -123,42 +124,8 @@ func mergedSettings(in reset.ThresholdInput) (map[string]any, []string, []string
 	if in.Cwd != "" {
 		paths = append(paths, filepath.Join(in.Cwd, ".pi", "settings.json"))
 	}
-	for _, p := range paths {
-		files = append(files, p)
-		data, err := os.ReadFile(p)
-		if os.IsNotExist(err) {
-			continue
-		}
-		if err != nil {
-			notes = append(notes, fmt.Sprintf("%s not read: %v", p, err))
-			continue
-		}
-		obj, err := reset.ParseJSONObject(data)
-		if err != nil {
-			notes = append(notes, fmt.Sprintf("%s ignored: %v", p, err))
-			continue
-		}
-		deepMerge(merged, obj)
-	}
-	return merged, files, notes
-}
-
-// deepMerge overlays src on dst the way Pi merges project over global
-// settings: nested objects merge key by key, anything else replaces.
-func deepMerge(dst, src map[string]any) {
-	for k, v := range src {
-		if sv, ok := v.(map[string]any); ok {
-			if dv, ok := dst[k].(map[string]any); ok {
-				deepMerge(dv, sv)
-				continue
-			}
-			cp := map[string]any{}
-			deepMerge(cp, sv)
-			dst[k] = cp
-			continue
-		}
-		dst[k] = v
-	}
+	merged, readNotes := reset.MergeJSONSettingsFiles(paths)
+	return merged, paths, append(notes, readNotes...)
 }
 
 func modelWindow(in reset.ThresholdInput) (int64, string, []string, []string) {
@@ -183,9 +150,9 @@ func modelWindow(in reset.ThresholdInput) (int64, string, []string, []string) {
 	}
 	path := filepath.Join(dir, "models.json")
 	files = append(files, path)
-	data, err := os.ReadFile(path)
+	data, err := reset.ReadSettingsFile(path)
 	if err != nil {
-		if !os.IsNotExist(err) {
+		if !errors.Is(err, fs.ErrNotExist) {
 			notes = append(notes, fmt.Sprintf("%s not read: %v", path, err))
 		}
 		return 0, "", files, notes
