@@ -2,12 +2,24 @@
 
 package main
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestHookUsage(t *testing.T) {
-	for _, args := range [][]string{{"hook"}, {"hook", "claude", "SessionStart"}, {"hook", "codex", "Stop"}, {"hook", "codex"}} {
-		if _, _, code := runCLI(t, args...); code != 2 {
-			t.Errorf("%v: exit %d, want 2", args, code)
+	tests := []struct {
+		args []string
+		want string // in stderr
+	}{
+		{[]string{"hook"}, "Usage: notesoup hook <harness> <event>"},
+		{[]string{"hook", "claude", "SessionStart"}, "harnesses with one: codex"},
+		{[]string{"hook", "codex", "Stop"}, `event "Stop" is not handled`},
+		{[]string{"hook", "codex"}, "Usage:"},
+	}
+	for _, tc := range tests {
+		if _, errOut, code := runCLI(t, tc.args...); code != 2 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tc.args, code, errOut, tc.want)
 		}
 	}
 }
