@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/notesoup/notesoup/shared/atomicfile"
 )
 
 // Harness names one of the real coding-agent CLIs the project records and
@@ -200,28 +202,13 @@ func (w *Workspace) SessionFiles(h Harness) ([]string, error) {
 	return files, nil
 }
 
-// writeFileAtomic writes data via a synced temp file and a rename.
+// writeFileAtomic writes data through shared/atomicfile, creating the
+// folder first.
 func writeFileAtomic(path, data string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("modelserver: writing %s: %w", path, err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("modelserver: writing %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.WriteString(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("modelserver: writing %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("modelserver: writing %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("modelserver: writing %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := atomicfile.Write(path, []byte(data), atomicfile.Options{}); err != nil {
 		return fmt.Errorf("modelserver: writing %s: %w", path, err)
 	}
 	return nil

@@ -17,11 +17,11 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"syscall"
 
 	"github.com/hashicorp/go-hclog"
+	"github.com/notesoup/notesoup/shared/atomicfile"
 	"github.com/notesoup/notesoup/testkit/modelserver"
 )
 
@@ -112,24 +112,11 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan struct{}) int {
 	return 0
 }
 
-// writeAtomic writes data to path via a synced temp file and a rename, so a
-// script polling for the file never reads it half-written.
+// writeAtomic writes data to path through shared/atomicfile, so a script
+// polling for the file never reads it half-written.
 func writeAtomic(path, data string) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".modelserver-url-*")
-	if err != nil {
+	if err := atomicfile.Write(path, []byte(data), atomicfile.Options{}); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.WriteString(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return os.Rename(tmp.Name(), path)
+	return nil
 }
