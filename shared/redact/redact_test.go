@@ -1,6 +1,8 @@
 package redact
 
 import (
+	"math/rand/v2"
+	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -21,25 +23,55 @@ var (
 	googleKey    = "AIza" + "SyA-" + strings.Repeat("b2C3", 7) + "d4E"
 	jwt          = "eyJ" + "hbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9" + ".eyJ" + "zdWIiOiIxMjM0NTY3ODkwIn0" + ".SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
 	pemBlock     = "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA1c2Vx\nq8w9e0r1t2y3u4i5o6p7==\n-----END RSA PRIVATE KEY-----"
+	pgpBlock     = "-----BEGIN PGP PRIVATE KEY BLOCK-----\nVersion: GnuPG v2\n\nlQOYBGVx3kEBCAC7m9Qz\n=Zk3p\n-----END PGP PRIVATE KEY BLOCK-----"
+	stripeLive   = "sk_" + "live_" + "51Hq8TzK2eXaMpLe9vRw3YbN"
+	stripeRK     = "rk_" + "live_" + "51Hq8TzK2eXaMpLe9vRw3YbN"
+	gitlabPAT    = "glpat-" + "xY7kR2mQ9vL4tW8nB3pZ"
+	awsSecret    = "wJalrXUtnFEMI/" + "K7MDENG/bPxRfiCYzq8W2kLm"
 )
 
+// maskCase is a text, what Mask must make of it, and the kinds found in it.
+type maskCase struct {
+	name, in string
+	want     string // exact output
+	kinds    []Kind
+}
+
+// checkMask runs a table of maskCases.
+func checkMask(t *testing.T, tests []maskCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Mask(tt.in)
+			if got != tt.want {
+				t.Errorf("Mask(%q)\n got %q\nwant %q", tt.in, got, tt.want)
+			}
+			if again := Mask(got); again != got {
+				t.Errorf("masking twice changed the text: %q -> %q", got, again)
+			}
+			if all := maskAll(tt.in); all != got {
+				t.Errorf("the prefilter changed the answer: every rule gives %q", all)
+			}
+			if k := Kinds(tt.in); !slices.Equal(k, tt.kinds) {
+				t.Errorf("Kinds = %q, want %q", k, tt.kinds)
+			}
+		})
+	}
+}
+
 func TestMaskEachPattern(t *testing.T) {
-	tests := []struct {
-		name, in  string
-		want      string // exact output
-		wantKinds []Kind
-	}{
+	checkMask(t, []maskCase{
 		{"anthropic", "key: " + anthropicKey + " done", "key: sk-ant-api0[REDACTED anthropic key] done", []Kind{KindAnthropic, KindOpenAI}},
 		{"openai project", "export OPENAI=" + openaiKey, "export OPENAI=sk-proj-Zq9x[REDACTED openai key]", []Kind{KindOpenAI}},
 		{"openai legacy", openaiLegacy, "sk-T3Bl[REDACTED openai key]", []Kind{KindOpenAI}},
 		{"github ghp", "token " + ghpToken, "token ghp_aB1c[REDACTED github token]", []Kind{KindGitHub}},
 		{"github gho", ghoToken + ".", "gho_Xy7z[REDACTED github token].", []Kind{KindGitHub}},
-		{"github pat", githubPAT, "github_pat_11AB[REDACTED github token]", []Kind{KindGitHub}},
+		{"github pat", githubPAT, "github_pat_11AB[REDACTED github token]", []Kind{KindGitHub, "github-fine-grained-pat"}},
 		{"aws", "id=" + awsKeyID + "\n", "id=AKIAIOSF[REDACTED aws access key id]\n", []Kind{KindAWS}},
-		{"slack", slackToken, "xoxb-1234[REDACTED slack token]", []Kind{KindSlack}},
+		{"slack", slackToken, "xoxb-1234[REDACTED slack token]", []Kind{KindSlack, "slack-bot-token"}},
 		{"google", googleKey, "AIzaSyA-[REDACTED google api key]", []Kind{KindGoogle}},
-		{"jwt", "Bearer " + jwt, "Bearer eyJhbGc[REDACTED jwt]", []Kind{KindJWT}},
-		{"pem block", "x\n" + pemBlock + "\ny", "x\n-----BEGIN RSA PRIVATE KEY-----[REDACTED private key]\ny", []Kind{KindPrivateKey}},
+		{"jwt", "Bearer " + jwt, "Bearer eyJhbGc[REDACTED jwt]", []Kind{KindJWT, KindAuthorization}},
+		{"pem block", "x\n" + pemBlock + "\ny", "x\n-----BEGIN RSA PRIVATE KEY-----[REDACTED private key]\ny", []Kind{KindPrivateKey, "private-key"}},
 		{"pem in json, cut", `{"content":"-----BEGIN PRIVATE KEY-----\nMIIEvQIBADAN\nBgkqhkiG9w0"}`,
 			`{"content":"-----BEGIN PRIVATE KEY-----[REDACTED private key]"}`, []Kind{KindPrivateKey}},
 		{"password assign", "password=hunter22 next", "password=[REDACTED secret] next", []Kind{KindAssignment}},
@@ -59,33 +91,99 @@ func TestMaskEachPattern(t *testing.T) {
 		{"sk- inside a word is prose", "mask-" + strings.Repeat("ab", 12), "mask-" + strings.Repeat("ab", 12), nil},
 		{"public key", "-----BEGIN PUBLIC KEY-----\nMIIB\n-----END PUBLIC KEY-----", "-----BEGIN PUBLIC KEY-----\nMIIB\n-----END PUBLIC KEY-----", nil},
 		{"plain", "nothing to see", "nothing to see", nil},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := Mask(tt.in)
-			if got != tt.want {
-				t.Errorf("Mask(%q)\n got %q\nwant %q", tt.in, got, tt.want)
-			}
-			if again := Mask(got); again != got {
-				t.Errorf("masking twice changed the text: %q -> %q", got, again)
-			}
-			if k := Kinds(tt.in); !equalKinds(k, tt.wantKinds) {
-				t.Errorf("Kinds = %v, want %v", k, tt.wantKinds)
-			}
-		})
-	}
+	})
 }
 
-func equalKinds(a, b []Kind) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
+// TestMaskIssue17 covers every form issue #17 names as missed, and the
+// lookalikes each new rule must leave alone.
+func TestMaskIssue17(t *testing.T) {
+	checkMask(t, []maskCase{
+		// Names with a prefix before PASSWORD / SECRET / TOKEN / KEY.
+		{"DB_PASSWORD", "export DB_PASSWORD=hunter22", "export DB_PASSWORD=[REDACTED secret]", []Kind{KindAssignment}},
+		{"PGPASSWORD", "PGPASSWORD=hunter22 psql -h db", "PGPASSWORD=[REDACTED secret] psql -h db", []Kind{KindAssignment}},
+		{"AWS_SECRET_ACCESS_KEY", "AWS_SECRET_ACCESS_KEY=" + awsSecret, "AWS_SECRET_ACCESS_KEY=[REDACTED secret]", []Kind{KindAssignment}},
+		{"GOOGLE_CLIENT_SECRET", "GOOGLE_CLIENT_SECRET=GOCSPX-4kQ9zR2mW7", "GOOGLE_CLIENT_SECRET=[REDACTED secret]", []Kind{KindAssignment}},
+		{"GITHUB_TOKEN", "GITHUB_TOKEN: abc123def456", "GITHUB_TOKEN: [REDACTED secret]", []Kind{KindAssignment}},
+		{"dotted name", "spring.datasource.password=hunter22", "spring.datasource.password=[REDACTED secret]", []Kind{KindAssignment}},
+		// SECRET_KEY = '...' and secretKey: "...".
+		{"SECRET_KEY python", "SECRET_KEY = 'django-insecure-x9'", "SECRET_KEY = '[REDACTED secret]'", []Kind{KindAssignment}},
+		{"secretKey camel", `secretKey: "abcd1234efgh"`, `secretKey: "[REDACTED secret]"`, []Kind{KindAssignment}},
+		{"APIKey acronym", `cfg.APIKey := "abcd1234efgh"`, `cfg.APIKey := "[REDACTED secret]"`, []Kind{KindAssignment}},
+		{"x-api-key header", "x-api-key: abcd1234efgh", "x-api-key: [REDACTED secret]", []Kind{KindAssignment}},
+		{"fat arrow", "'password' => 'hunter22',", "'password' => '[REDACTED secret]',", []Kind{KindAssignment}},
+		// --password VALUE.
+		{"flag value", "mysql --user root --password hunter22 db", "mysql --user root --password [REDACTED secret] db", []Kind{KindAssignment}},
+		{"flag quoted", "tool --api-key 'two words'", "tool --api-key '[REDACTED secret]'", []Kind{KindAssignment}},
+		{"flag with =", "tool --token=abcd1234", "tool --token=[REDACTED secret]", []Kind{KindAssignment}},
+		// Passwords in URLs.
+		{"url password", "postgres://admin:hunter22@db.example.com:5432/app", "postgres://admin:[REDACTED url password]@db.example.com:5432/app", []Kind{KindURLPassword}},
+		{"url no user", "redis://:p4ss@cache:6379", "redis://:[REDACTED url password]@cache:6379", []Kind{KindURLPassword}},
+		{"url in json", `{"url":"https://bob:s3cr3t@host/x"}`, `{"url":"https://bob:[REDACTED url password]@host/x"}`, []Kind{KindURLPassword}},
+		// Authorization headers.
+		{"bearer header", "Authorization: Bearer abc123def456", "Authorization: Bearer [REDACTED authorization]", []Kind{KindAuthorization}},
+		{"curl basic", `curl -H "Authorization: Basic dXNlcjpwYXNz" https://x`, `curl -H "Authorization: Basic [REDACTED authorization]" https://x`, []Kind{KindAuthorization, "curl-auth-header"}},
+		{"json header", `{"authorization": "token abc123def456"}`, `{"authorization": "token [REDACTED authorization]"}`, []Kind{KindAuthorization}},
+		{"no scheme", "Proxy-Authorization: abc123def456", "Proxy-Authorization: [REDACTED authorization]", []Kind{KindAuthorization}},
+		{"bearer in a log", "sent Bearer 9f8e7d6c5b4a39281706f5e4 ok", "sent Bearer [REDACTED authorization] ok", []Kind{KindAuthorization}},
+		// Stripe live keys (gitleaks' rule).
+		{"stripe live", "STRIPE=" + stripeLive, "STRIPE=sk_live_[REDACTED stripe-access-token]", []Kind{"stripe-access-token"}},
+		{"stripe restricted", "key " + stripeRK + "\n", "key rk_live_[REDACTED stripe-access-token]\n", []Kind{"stripe-access-token"}},
+		// An Anthropic key glued to a word by '_'.
+		{"anthropic glued", "ANTHROPIC_KEY_" + anthropicKey, "ANTHROPIC_KEY_sk-ant-api0[REDACTED anthropic key]", []Kind{KindAnthropic, KindOpenAI}},
+		{"openai glued", "KEY_" + openaiKey, "KEY_sk-proj-Zq9x[REDACTED openai key]", []Kind{KindOpenAI}},
+		// PGP private key blocks.
+		{"pgp block", "a\n" + pgpBlock + "\nb", "a\n-----BEGIN PGP PRIVATE KEY BLOCK-----[REDACTED private key]\nb", []Kind{KindPrivateKey, "private-key"}},
+		// Quoted passphrases with spaces are masked whole.
+		{"quoted passphrase", `passphrase: "correct horse battery staple"`, `passphrase: "[REDACTED secret]"`, []Kind{KindAssignment}},
+		{"quoted env", `export PGPASSWORD='my secret pass'`, `export PGPASSWORD='[REDACTED secret]'`, []Kind{KindAssignment}},
+		{"escaped quotes in json", `{"command":"export DB_PASSWORD=\"s3cr3t pass\" && run"}`, `{"command":"export DB_PASSWORD=\"[REDACTED secret]\" && run"}`, []Kind{KindAssignment}},
+		{"unclosed quote", `password = "hunter22 and more`, `password = "[REDACTED secret] and more`, []Kind{KindAssignment}},
+		// Other gitleaks formats.
+		{"gitlab pat", "GL=" + gitlabPAT, "GL=glpat-xY7k[REDACTED gitlab-pat]", []Kind{"gitlab-pat"}},
+		{"curl user", "curl -u admin:Xk9vQ2mZ7t https://api.example.com", "curl -u [REDACTED curl-auth-user] https://api.example.com", []Kind{"curl-auth-user"}},
+
+		// Lookalikes that stay.
+		{"password policy", "password_policy: strict", "password_policy: strict", nil},
+		{"token count", "token count: 5", "token count: 5", nil},
+		{"max tokens", `"max_tokens": 4096, "input_tokens": 1234`, `"max_tokens": 4096, "input_tokens": 1234`, nil},
+		{"secret name", "secret_name: prod-db", "secret_name: prod-db", nil},
+		{"primary key", "primary_key: user_id", "primary_key: user_id", nil},
+		{"token type", "token_type: bearer", "token_type: bearer", nil},
+		{"url without credentials", "https://example.com:8080/path?q=a:b@c", "https://example.com:8080/path?q=a:b@c", nil},
+		{"url with user only", "ssh://git@github.com/org/repo.git", "ssh://git@github.com/org/repo.git", nil},
+		{"working directory", "PWD=/work/main\nOLDPWD=~/src", "PWD=/work/main\nOLDPWD=~/src", nil},
+		{"null and types", "password: null\ntoken: string", "password: null\ntoken: string", nil},
+		{"variable references", "DB_PASSWORD=$DB_PASSWORD API_KEY=${{ secrets.API_KEY }} TOKEN=%TOKEN%", "DB_PASSWORD=$DB_PASSWORD API_KEY=${{ secrets.API_KEY }} TOKEN=%TOKEN%", nil},
+		{"placeholder", `password: "<your password>"`, `password: "<your password>"`, nil},
+		{"password-stdin", "docker login --password-stdin < pw.txt", "docker login --password-stdin < pw.txt", nil},
+		{"flag then flag", "tool --token --verbose", "tool --token --verbose", nil},
+		{"comparison", `if token == "abcd1234" {`, `if token == "abcd1234" {`, nil},
+		{"header template", "Authorization: Bearer\n", "Authorization: Bearer\n", nil},
+		{"header reference", `-H "Authorization: Bearer $TOKEN"`, `-H "Authorization: Bearer $TOKEN"`, nil},
+		{"bearer prose", "bearer tokens expire after an hour", "bearer tokens expire after an hour", nil},
+		{"stripe low entropy", "sk_" + "live_" + strings.Repeat("a", 24), "sk_" + "live_" + strings.Repeat("a", 24), nil},
+		{"curl allowlisted", "curl -u admin:changeme https://x", "curl -u admin:changeme https://x", nil},
+	})
+}
+
+func TestSecretName(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		want bool
+	}{
+		{"password", true}, {"DB_PASSWORD", true}, {"PGPASSWORD", true}, {"dbPassword", true}, {"passwd", true},
+		{"db_pass", true}, {"pwd", true}, {"passphrase", true}, {"GOOGLE_CLIENT_SECRET", true}, {"clientSecret", true},
+		{"GITHUB_TOKEN", true}, {"accessToken", true}, {"OAuth2Token", true}, {"csrftoken", true}, {"api_key", true},
+		{"apikey", true}, {"APIKey", true}, {"x-api-key", true}, {"SECRET_KEY", true}, {"secretKey", true},
+		{"AWS_SECRET_ACCESS_KEY", true}, {"private-key", true}, {"--password", true}, {"spring.datasource.password", true},
+		{"password_policy", false}, {"token_count", false}, {"max_tokens", false}, {"secret_name", false},
+		{"primary_key", false}, {"key", false}, {"ssh_key", false}, {"bypass", false}, {"passport", false},
+		{"tokenizer", false}, {"AWS_ACCESS_KEY_ID", false}, {"password-stdin", false}, {"", false}, {"_", false},
+	} {
+		if got := secretName(tt.name); got != tt.want {
+			t.Errorf("secretName(%q) = %v, want %v", tt.name, got, tt.want)
 		}
 	}
-	return true
 }
 
 // TestMaskDeterministic: the same secret masks the same way wherever it
@@ -99,10 +197,13 @@ func TestMaskDeterministic(t *testing.T) {
 	}
 }
 
-// FuzzMask: masking never leaves a recognised secret behind, is idempotent
-// and keeps everything outside the secrets.
+// secrets are every fake secret above, for the fuzz and prefilter tests.
+var secrets = []string{anthropicKey, openaiKey, openaiLegacy, ghpToken, ghoToken, githubPAT, awsKeyID, slackToken, googleKey, jwt, pemBlock, pgpBlock, stripeLive, stripeRK, gitlabPAT}
+
+// FuzzMask: the prefilter never changes the answer, masking is idempotent
+// and no recognised secret survives.
 func FuzzMask(f *testing.F) {
-	for _, s := range []string{anthropicKey, openaiKey, ghpToken, githubPAT, awsKeyID, slackToken, googleKey, jwt, pemBlock, "password=hunter22", "plain text"} {
+	for _, s := range secrets {
 		f.Add("before " + s + " after")
 	}
 	for _, s := range prefilterCases {
@@ -111,12 +212,12 @@ func FuzzMask(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		m := Mask(s)
 		if all := maskAll(s); m != all {
-			t.Fatalf("the prefilters skipped a match: Mask(%q) = %q, every regexp gives %q", s, m, all)
+			t.Fatalf("the prefilter skipped a match: Mask(%q) = %q, every rule gives %q", s, m, all)
 		}
 		if Mask(m) != m {
 			t.Fatalf("not idempotent: %q -> %q -> %q", s, m, Mask(m))
 		}
-		for _, secret := range []string{ghpToken, githubPAT, slackToken, googleKey, jwt} {
+		for _, secret := range []string{ghpToken, githubPAT, slackToken, googleKey, jwt, gitlabPAT} {
 			if strings.Contains(s, secret) && strings.Contains(m, secret) {
 				t.Fatalf("secret survived masking: %q", m)
 			}
@@ -130,78 +231,128 @@ func FuzzMask(f *testing.F) {
 	})
 }
 
-// maskAll is Mask without the prefilters or the hand matcher: every
-// regexp over every text.
+// maskAll is Mask without the prefilter: every project rule over every
+// text, and every gitleaks rule whose keyword the text holds, found by
+// lower-casing the text and searching for each keyword.
 func maskAll(s string) string {
-	for _, p := range patterns() {
-		p.find = nil
-		s = p.mask(s)
+	orig := s
+	for i := range rules() {
+		r := &rules()[i]
+		if r.gitleaks && !holdsFold(orig, r.triggers) {
+			continue
+		}
+		s = r.mask(s)
 	}
 	return s
-}
-
-// assignmentRegexp is the assignment pattern's regexp.
-func assignmentRegexp() *regexp.Regexp {
-	for _, p := range patterns() {
-		if p.kind == KindAssignment {
-			return p.re()
-		}
-	}
-	panic("no assignment pattern")
-}
-
-// checkAssignments asserts that findAssignments finds what the regexp does.
-func checkAssignments(t *testing.T, s string) {
-	t.Helper()
-	got, want := findAssignments(s), assignmentRegexp().FindAllStringSubmatchIndex(s, -1)
-	if len(got) != len(want) {
-		t.Fatalf("findAssignments(%q) = %v, the regexp finds %v", s, got, want)
-	}
-	for i := range got {
-		if !slices.Equal(got[i], want[i]) {
-			t.Fatalf("findAssignments(%q) = %v, the regexp finds %v", s, got, want)
-		}
-	}
-}
-
-func TestFindAssignmentsMatchesTheRegexp(t *testing.T) {
-	for _, s := range append(prefilterCases,
-		"password=abc", "password=abcd", "xpassword=abcd", "_pwd=abcd", "9secret:abcd", "(secret: 'abcd')", "secret  =  \"abcd efgh\"",
-		"client_secret=abcd client-secret=efgh clientsecret=ijkl", "api key=abcd", "Api_Key :\n\tabcd", "apikey='abcd'", "password\"=abcd",
-		"password=ab\xffcd", "password=\u00e9\u00e9\u00e9\u00e9", "password=\u00e9\u00e9\u00e9", "PaSsWoRd=x=y=z=w", "password=[REDACTED secret]",
-		"a=1 pwd: hunter22, secret=xyzw;", "passwordpassword=abcd", "auth-token:abcd access_token:efgh", "private key:abcd", "privat\u212aey=ab",
-		"pa\u017fsword=abcd", "\u212apassword=abcd", "\u00e9password=abcd", "password=", "secret", "") {
-		checkAssignments(t, s)
-		checkAssignments(t, strings.ToUpper(s))
-	}
-}
-
-func FuzzFindAssignments(f *testing.F) {
-	for _, s := range prefilterCases {
-		f.Add(s)
-	}
-	f.Fuzz(checkAssignments)
 }
 
 // prefilterCases sit at the edges of the prefilters: case folding, markers
 // split from their keys, words that merely look alike.
 var prefilterCases = []string{
-	"PASSWORD=hunter22", "Pass" + "word: \"hunter22\"", "paſſword=hunter22", "api_Key=abcd1234", "API-KEY = abcd1234",
+	"PASSWORD=hunter22", "Pass" + "word: \"hunter22\"", "paſſword=hunter22", "api_Key=abcd1234", "API-KEY = abcd1234",
 	"ACCESS_TOKEN: abcd1234", "client-secret=abcd1234", "privatekey:abcd1234", "pwd=abcd", "token is set", "secret= ok",
 	"through the high light", "ghp_" + strings.Repeat("x", 30), "xghs_" + strings.Repeat("A1", 15), "gh_p" + strings.Repeat("x", 30),
 	"AKIA" + strings.Repeat("Z", 16), "akia" + strings.Repeat("Z", 16), "eyJhbGciOiJI.eyJzdWIiOiIx.abcdefghij", "xoxb-1234567890",
 	"-----BEGIN RSA PRIVATE KEY-----\nabc\n-----END RSA PRIVATE KEY-----", "task-sk-" + strings.Repeat("a", 24),
+	"Api_Key :\n\tabcd", "secret  =  \"abcd efgh\"", "a=1 pwd: hunter22, secret=xyzw;", "\u212apassword=abcd", "privat\u212aey=ab",
+	"SK_LIVE_" + strings.Repeat("aB3", 8), "AUTHORIZATION: BEARER ABCD1234", "Https://U:P4ss@H", "--PASSWORD HUNTER22",
 }
 
-// TestMaskPrefiltersAreExact: the prefilters only ever skip a regexp that
-// cannot match, on every pattern's own examples and at their edges.
+// TestMaskPrefiltersAreExact: the prefilter only ever skips a rule that
+// cannot match, on every rule's own examples and at their edges.
 func TestMaskPrefiltersAreExact(t *testing.T) {
-	cases := append([]string{anthropicKey, openaiKey, ghpToken, githubPAT, awsKeyID, slackToken, googleKey, jwt, pemBlock}, prefilterCases...)
+	cases := append(append([]string{}, secrets...), prefilterCases...)
 	for _, s := range cases {
 		for _, text := range []string{s, "see " + s + " here", strings.ToUpper(s), strings.ToLower(s)} {
 			if got, want := Mask(text), maskAll(text); got != want {
-				t.Errorf("Mask(%q) = %q, every regexp gives %q", text, got, want)
+				t.Errorf("Mask(%q) = %q, every rule gives %q", text, got, want)
 			}
+		}
+	}
+}
+
+// TestAutomatonFindsEveryTrigger holds the automaton to the plain
+// definition (holdsFold) for every rule, on texts built from the triggers
+// themselves: whole, cut short, in mixed case, glued to each other and to
+// noise.
+func TestAutomatonFindsEveryTrigger(t *testing.T) {
+	rs := rules()
+	var words []string
+	for _, r := range rs {
+		words = append(words, r.triggers...)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	piece := func() string {
+		w := words[rng.IntN(len(words))]
+		switch rng.IntN(4) {
+		case 0:
+			w = w[:rng.IntN(len(w)+1)]
+		case 1:
+			w = strings.ToUpper(w)
+		case 2:
+			w = w[rng.IntN(len(w)+1):]
+		}
+		return w + strings.Repeat("x_ -:", rng.IntN(2))
+	}
+	for n := 0; n < 3000; n++ {
+		var b strings.Builder
+		for k := rng.IntN(4); k >= 0; k-- {
+			b.WriteString(piece())
+		}
+		s := b.String()
+		fired := automaton().scan(s)
+		for i := range rs {
+			if want := holdsFold(s, rs[i].triggers); fired.has(i) != want {
+				t.Fatalf("scan(%q): rule %d (%s, triggers %q) fired = %v, want %v", s, i, rs[i].kind, rs[i].triggers, fired.has(i), want)
+			}
+		}
+	}
+}
+
+// TestGitleaksRules checks the generated table: every regexp compiles,
+// every rule has keywords, and the release named in gen.go is the one the
+// table was generated from (run `go generate ./shared/redact` after
+// changing it).
+func TestGitleaksRules(t *testing.T) {
+	if len(gitleaksRules) < 200 {
+		t.Errorf("only %d gitleaks rules", len(gitleaksRules))
+	}
+	for _, r := range gitleaksRules {
+		re, err := regexp.Compile(r.regex)
+		if err != nil {
+			t.Errorf("%s: %v", r.id, err)
+			continue
+		}
+		if len(r.groups) != re.NumSubexp()+1 {
+			t.Errorf("%s: %d groups described, the regexp has %d", r.id, len(r.groups), re.NumSubexp()+1)
+		}
+		if len(r.keywords) == 0 {
+			t.Errorf("%s: no keywords", r.id)
+		}
+		for _, a := range r.allow {
+			for _, x := range a.regexes {
+				if _, err := regexp.Compile(x); err != nil {
+					t.Errorf("%s allowlist: %v", r.id, err)
+				}
+			}
+		}
+	}
+	gen, err := os.ReadFile("gen.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(gen), "-version "+gitleaksVersion+" ") {
+		t.Errorf("gen.go pins another release than the table's %s; run go generate", gitleaksVersion)
+	}
+}
+
+func TestShannonEntropy(t *testing.T) {
+	for _, tt := range []struct {
+		s    string
+		want float64
+	}{{"", 0}, {"aaaa", 0}, {"ab", 1}, {"abcd", 2}, {"aabb", 1}} {
+		if got := shannonEntropy(tt.s); got != tt.want {
+			t.Errorf("shannonEntropy(%q) = %v, want %v", tt.s, got, tt.want)
 		}
 	}
 }
@@ -214,9 +365,9 @@ func BenchmarkMaskPlain(b *testing.B) {
 	}
 }
 
-// BenchmarkMaskCode masks source-like text full of the assignment pattern's
-// names and operators (tokens, keys, "="), which every prefilter lets
-// through: the hand matcher against the regexp it replaces.
+// BenchmarkMaskCode masks source-like text full of the assignment rule's
+// names and operators (tokens, keys, "="), which the prefilter lets
+// through: the hand matchers at work.
 func BenchmarkMaskCode(b *testing.B) {
 	text := strings.Repeat("tokens := tokenize(input) // token count = len(tokens); apiKey = cfg.APIKey\n", 100)
 	b.Run("hand", func(b *testing.B) {
@@ -225,10 +376,68 @@ func BenchmarkMaskCode(b *testing.B) {
 			Mask(text)
 		}
 	})
-	b.Run("regexp", func(b *testing.B) {
-		b.SetBytes(int64(len(text)))
-		for b.Loop() {
-			maskAll(text)
+}
+
+// TestGitleaksShortcuts holds the generated shortcuts to the regexps they
+// stand in for: the anchored search (starts, maxLen) must find exactly
+// what the regexp finds over the whole text, and every match must hold one
+// literal of each required set. The texts are each rule's start literals
+// followed by random key-like runs, in random context, and the samples.
+func TestGitleaksShortcuts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	const alpha = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+	const punct = " \n\t_-./=+:'\"`;\\"
+	run := func(n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			if rng.IntN(12) == 0 {
+				b[i] = punct[rng.IntN(len(punct))]
+			} else {
+				b[i] = alpha[rng.IntN(len(alpha))]
+			}
 		}
-	})
+		return string(b)
+	}
+	samples := sampleTexts(t)
+	for i := range gitleaksRules {
+		r := &gitleaksRules[i]
+		re := regexp.MustCompile(r.regex)
+		texts := samples[:0:0]
+		for k := 0; k < 10; k++ {
+			texts = append(texts, samples[rng.IntN(len(samples))])
+		}
+		for k := 0; k < 120; k++ {
+			var b strings.Builder
+			for n := rng.IntN(3); n >= 0; n-- {
+				b.WriteString(run(rng.IntN(4)))
+				if len(r.starts) > 0 {
+					b.WriteString(r.starts[rng.IntN(len(r.starts))])
+				} else {
+					b.WriteString(r.keywords[rng.IntN(len(r.keywords))])
+				}
+				b.WriteString(run(rng.IntN(140)))
+			}
+			texts = append(texts, b.String())
+		}
+		var at *anchored
+		if len(r.starts) > 0 {
+			at = newAnchored(r.regex, r.starts, r.maxLen)
+		}
+		for _, s := range texts {
+			want := re.FindAllStringSubmatchIndex(s, -1)
+			for _, m := range want {
+				for _, set := range r.literals {
+					if !containsAny(s[m[0]:m[1]], set) {
+						t.Fatalf("%s: match %q holds none of the required %q", r.id, s[m[0]:m[1]], set)
+					}
+				}
+			}
+			if at == nil {
+				continue
+			}
+			if got := at.findAll(s); !slices.EqualFunc(got, want, slices.Equal) {
+				t.Fatalf("%s on %q:\nanchored %v\n  regexp %v", r.id, s, got, want)
+			}
+		}
+	}
 }
