@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/notesoup/notesoup/harness"
+	"github.com/notesoup/notesoup/shared/notes"
 	"github.com/notesoup/notesoup/shared/reset"
 )
 
@@ -289,7 +290,7 @@ func warningText(contextTokens, native int64) string {
 		"When it reaches its limit Codex will compact it automatically, and its short summary keeps little of what is only in this window. " +
 		"Act now, before starting anything new: " +
 		"(1) finish or safely park the step you are on; " +
-		"(2) write down in your notes (notes_write, notes_edit) what the next window must know — the goal, decisions and why, what is done, what is half-done, open questions, and the exact next step with file paths; " +
+		"(2) write down in your notes (" + notes.ToolWrite + ", " + notes.ToolEdit + ") what the next window must know — the goal, decisions and why, what is done, what is half-done, open questions, and the exact next step with file paths; " +
 		"(3) then carry on: the next window starts from your notes, which notesoup shows again right after the compaction. " +
 		"About " + reset.GroupDigits(left) + " tokens left before Codex compacts."
 }

@@ -70,26 +70,26 @@ type Page struct {
 // reported as such rather than as an empty page.
 func (q ListQuery) Validate() error {
 	if q.After < 0 || q.Before < 0 {
-		return fmt.Errorf("history_list: after and before are seq cursors (positive integers), got after=%d before=%d", q.After, q.Before)
+		return fmt.Errorf(ToolList+": after and before are seq cursors (positive integers), got after=%d before=%d", q.After, q.Before)
 	}
 	if (q.After > 0 || q.Oldest) && q.Before > 0 {
-		return fmt.Errorf("history_list: give either after/oldest (page forwards) or before (page backwards), not both")
+		return fmt.Errorf(ToolList + ": give either after/oldest (page forwards) or before (page backwards), not both")
 	}
 	if q.After > 0 && q.Oldest {
-		return fmt.Errorf("history_list: oldest starts at the beginning; it cannot be combined with after")
+		return fmt.Errorf(ToolList + ": oldest starts at the beginning; it cannot be combined with after")
 	}
 	if q.Limit < 0 || q.Limit > MaxListLimit {
-		return fmt.Errorf("history_list: limit must be between 1 and %d, got %d", MaxListLimit, q.Limit)
+		return fmt.Errorf(ToolList+": limit must be between 1 and %d, got %d", MaxListLimit, q.Limit)
 	}
 	for _, r := range q.Roles {
 		switch r {
 		case RoleUser, RoleAssistant, RoleSystem, RoleTool:
 		default:
-			return fmt.Errorf("history_list: unknown role %q; use user, assistant, system or tool", r)
+			return fmt.Errorf(ToolList+": unknown role %q; use user, assistant, system or tool", r)
 		}
 	}
 	if strings.ContainsAny(q.Query, "\n\r") {
-		return fmt.Errorf("history_list: query must be one line (it is a literal substring)")
+		return fmt.Errorf(ToolList + ": query must be one line (it is a literal substring)")
 	}
 	return nil
 }
@@ -222,7 +222,7 @@ func defaultListHint(q ListQuery) string {
 	if q.Limit > 0 {
 		parts = append(parts, "limit="+strconv.Itoa(q.Limit))
 	}
-	return "history_list " + strings.Join(parts, " ")
+	return ToolList + " " + strings.Join(parts, " ")
 }
 
 // footerBound is the most bytes the list footer can take: both cursors at
@@ -255,7 +255,7 @@ const maxSeq = int64(1<<62 - 1)
 
 func listHeader(q ListQuery, shown int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "history_list: %d entries", shown)
+	fmt.Fprintf(&b, ToolList+": %d entries", shown)
 	if q.Query != "" {
 		fmt.Fprintf(&b, " matching %s (literal, case-insensitive)", strconv.Quote(q.Query))
 	}
@@ -280,7 +280,7 @@ func List(events iter.Seq2[Event, error], q ListQuery, o RenderOptions) (Page, e
 	budget := MaxResponseBytes - o.noticeReserve() - len(listHeader(q, MaxListLimit)) -
 		len(o.listFooter(q, maxSeq, maxSeq, false))
 	if budget <= 0 {
-		return Page{}, fmt.Errorf("history_list: the query is too long to render a page within %d bytes", MaxResponseBytes)
+		return Page{}, fmt.Errorf(ToolList+": the query is too long to render a page within %d bytes", MaxResponseBytes)
 	}
 
 	var (
@@ -315,7 +315,7 @@ func List(events iter.Seq2[Event, error], q ListQuery, o RenderOptions) (Page, e
 			e := newEntry(ev, at)
 			if len(page) >= limit || used+len(e.line) > budget {
 				if len(page) == 0 {
-					return Page{}, fmt.Errorf("history_list: entry #%d does not fit the response budget", ev.Seq)
+					return Page{}, fmt.Errorf(ToolList+": entry #%d does not fit the response budget", ev.Seq)
 				}
 				newer = page[len(page)-1].Seq
 				goto done
@@ -378,7 +378,7 @@ done:
 	if len(p.Text) > MaxResponseBytes {
 		// The reservations above make this unreachable; fail loudly rather
 		// than hand out a clipped page.
-		return Page{}, fmt.Errorf("history_list: internal error: page of %d bytes exceeds %d", len(p.Text), MaxResponseBytes)
+		return Page{}, fmt.Errorf(ToolList+": internal error: page of %d bytes exceeds %d", len(p.Text), MaxResponseBytes)
 	}
 	return p, nil
 }

@@ -46,16 +46,16 @@ type ReadResult struct {
 }
 
 func defaultReadHint(seq int64, offset int) string {
-	return fmt.Sprintf("history_read seq=%d offset=%d", seq, offset)
+	return fmt.Sprintf(ToolRead+" seq=%d offset=%d", seq, offset)
 }
 
 // Validate checks a read query before any file is read.
 func (q ReadQuery) Validate() error {
 	if q.Seq <= 0 {
-		return fmt.Errorf("history_read: seq must be a positive address from history_list, got %d", q.Seq)
+		return fmt.Errorf(ToolRead+": seq must be a positive address from "+ToolList+", got %d", q.Seq)
 	}
 	if q.Offset < 0 {
-		return fmt.Errorf("history_read: offset must be >= 0, got %d", q.Offset)
+		return fmt.Errorf(ToolRead+": offset must be >= 0, got %d", q.Offset)
 	}
 	return nil
 }
@@ -132,7 +132,7 @@ func findAddress(events iter.Seq2[Event, error], seq int64) (Event, *Event, erro
 		}
 	}
 	if !found {
-		return Event{}, nil, fmt.Errorf("history_read: no address #%d in the selected history of this session (it may be on another branch, or not written yet); use history_list to find addresses", seq)
+		return Event{}, nil, fmt.Errorf(ToolRead+": no address #%d in the selected history of this session (it may be on another branch, or not written yet); use "+ToolList+" to find addresses", seq)
 	}
 	return target, nil, nil
 }
@@ -216,7 +216,7 @@ func renderRead(q ReadQuery, target Event, result *Event, redirected bool, o Ren
 	}
 	doc := document(target, result)
 	if q.Offset > len(doc) || (q.Offset == len(doc) && q.Offset > 0) {
-		return ReadResult{}, fmt.Errorf("history_read: offset %d is past the end of #%d (%d bytes)", q.Offset, target.Seq, len(doc))
+		return ReadResult{}, fmt.Errorf(ToolRead+": offset %d is past the end of #%d (%d bytes)", q.Offset, target.Seq, len(doc))
 	}
 	// Never start inside a rune: a hand-written offset is moved back.
 	start := cutRuneBoundary(doc, q.Offset)
@@ -232,7 +232,7 @@ func renderRead(q ReadQuery, target Event, result *Event, redirected bool, o Ren
 	}
 	avail := MaxResponseBytes - o.noticeReserve() - len(header) - len(footerAt(len(doc))) - 1
 	if avail <= 0 {
-		return ReadResult{}, fmt.Errorf("history_read: #%d cannot be rendered within %d bytes", target.Seq, MaxResponseBytes)
+		return ReadResult{}, fmt.Errorf(ToolRead+": #%d cannot be rendered within %d bytes", target.Seq, MaxResponseBytes)
 	}
 	end := len(doc)
 	footer := ""
@@ -257,7 +257,7 @@ func renderRead(q ReadQuery, target Event, result *Event, redirected bool, o Ren
 	b.WriteString(footer)
 	r.Text = b.String()
 	if len(r.Text) > MaxResponseBytes {
-		return ReadResult{}, fmt.Errorf("history_read: internal error: response of %d bytes exceeds %d", len(r.Text), MaxResponseBytes)
+		return ReadResult{}, fmt.Errorf(ToolRead+": internal error: response of %d bytes exceeds %d", len(r.Text), MaxResponseBytes)
 	}
 	return r, nil
 }

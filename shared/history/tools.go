@@ -34,7 +34,7 @@ func ListToolDef() ToolDef {
 		Description: "List and search this or another session's persisted history (Claude Code, Pi or Codex), one line per entry: seq address, window, role, time and a snippet. " +
 			"`query` is a plain, literal substring matched case-insensitively: no regular expressions, no wildcards, no word logic. " +
 			"Entries with no visible text (tool-only or thinking-only rows) are not listed. With no cursor the newest page is returned; " +
-			"page with `before` (older) and `after` (newer) using the cursors in the footer, or start from the beginning with `oldest`. Read an entry in full with history_read.",
+			"page with `before` (older) and `after` (newer) using the cursors in the footer, or start from the beginning with `oldest`. Read an entry in full with " + ToolRead + ".",
 		InputSchema: map[string]any{
 			"type": "object",
 			"properties": map[string]any{
@@ -65,7 +65,7 @@ func ReadToolDef() ToolDef {
 			"type": "object",
 			"properties": map[string]any{
 				"session": map[string]any{"type": "string", "description": sessionArgDoc},
-				"seq":     map[string]any{"type": "integer", "minimum": 1, "description": "The address, as history_list shows it (#seq)."},
+				"seq":     map[string]any{"type": "integer", "minimum": 1, "description": "The address, as " + ToolList + " shows it (#seq)."},
 				"offset":  map[string]any{"type": "integer", "minimum": 0, "description": "Byte offset to continue a long text from, as the previous footer says."},
 			},
 			"required":             []string{"seq"},
@@ -92,7 +92,7 @@ type ReadArgs struct {
 func ParseListArgs(raw []byte) (ListArgs, error) {
 	var a ListArgs
 	if err := strictUnmarshal(raw, &a); err != nil {
-		return ListArgs{}, fmt.Errorf("history_list: bad arguments: %w", err)
+		return ListArgs{}, fmt.Errorf(ToolList+": bad arguments: %w", err)
 	}
 	return a, a.Validate()
 }
@@ -101,7 +101,7 @@ func ParseListArgs(raw []byte) (ListArgs, error) {
 func ParseReadArgs(raw []byte) (ReadArgs, error) {
 	var a ReadArgs
 	if err := strictUnmarshal(raw, &a); err != nil {
-		return ReadArgs{}, fmt.Errorf("history_read: bad arguments: %w", err)
+		return ReadArgs{}, fmt.Errorf(ToolRead+": bad arguments: %w", err)
 	}
 	return a, a.Validate()
 }

@@ -283,7 +283,7 @@ func (sp *Space) Read(req ReadRequest) (ReadResult, error) {
 func readNote(path string, n Name) ([]byte, time.Time, error) {
 	data, _, mtime, err := rawread.Read(path, 0)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, time.Time{}, refuse(CodeNotFound, "no note named %s; call notes_list to see the names", n)
+		return nil, time.Time{}, refuse(CodeNotFound, "no note named %s; call "+ToolList+" to see the names", n)
 	}
 	if err != nil {
 		return nil, time.Time{}, ioErr("read note "+n.String(), err)
@@ -416,7 +416,7 @@ func (sp *Space) Edit(req EditRequest) (EditResult, error) {
 		return EditResult{}, err
 	}
 	if req.OldText == "" {
-		return EditResult{}, refuse(CodeInvalidRequest, "old_text is empty; copy the exact text to replace from notes_read (without line numbers), or use notes_write to replace the whole note")
+		return EditResult{}, refuse(CodeInvalidRequest, "old_text is empty; copy the exact text to replace from "+ToolRead+" (without line numbers), or use "+ToolWrite+" to replace the whole note")
 	}
 	if req.OldText == req.NewText {
 		return EditResult{}, refuse(CodeInvalidRequest, "new_text equals old_text; nothing would change")
@@ -437,7 +437,7 @@ func (sp *Space) Edit(req EditRequest) (EditResult, error) {
 	data, _, err := readNote(path, n)
 	if err != nil {
 		if CodeOf(err) == CodeNotFound {
-			return EditResult{}, refuse(CodeNotFound, "no note named %s to edit; create it with notes_write or call notes_list to see the names", n)
+			return EditResult{}, refuse(CodeNotFound, "no note named %s to edit; create it with "+ToolWrite+" or call "+ToolList+" to see the names", n)
 		}
 		return EditResult{}, err
 	}
@@ -542,7 +542,7 @@ func (sp *Space) Delete(req DeleteRequest) (DeleteResult, error) {
 	}
 	sc := sp.scopeOf(n)
 	if _, err := os.Stat(sc.dir); errors.Is(err, fs.ErrNotExist) {
-		return DeleteResult{}, refuse(CodeNotFound, "no note named %s to delete; call notes_list to see the names", n)
+		return DeleteResult{}, refuse(CodeNotFound, "no note named %s to delete; call "+ToolList+" to see the names", n)
 	}
 	unlock, err := sc.lock()
 	if err != nil {
@@ -555,7 +555,7 @@ func (sp *Space) Delete(req DeleteRequest) (DeleteResult, error) {
 	}
 	fi, err := os.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return DeleteResult{}, refuse(CodeNotFound, "no note named %s to delete; call notes_list to see the names", n)
+		return DeleteResult{}, refuse(CodeNotFound, "no note named %s to delete; call "+ToolList+" to see the names", n)
 	}
 	if err != nil {
 		return DeleteResult{}, ioErr("delete note "+n.String(), err)

@@ -57,7 +57,7 @@ func Tools() []ToolDef {
 		},
 		{
 			Name:        ToolWrite,
-			Description: "Create a note or replace its whole text. Use for new notes and rewrites; use notes_edit for small changes.",
+			Description: "Create a note or replace its whole text. Use for new notes and rewrites; use " + ToolEdit + " for small changes.",
 			InputSchema: object([]string{"name", "content"}, map[string]any{
 				"name":    nameProp(),
 				"content": map[string]any{"type": "string", "description": "The complete Markdown text of the note."},

@@ -274,10 +274,10 @@ func (s State) StepNeeded() bool { return !s.TurnRunning || s.CutoffArmed() }
 
 // Messages the flow gives to users and models.
 const (
-	msgSubagentReset  = "empty_brain resets the main conversation's window, and a subagent cannot do that. Put what matters in the notes instead; the main agent decides when its window is reset."
-	msgCompactOff     = "Compaction is disabled in this harness (DISABLE_COMPACT), so the context window cannot be reset. Remove DISABLE_COMPACT to use empty_brain, /empty or /fresh-window."
-	msgBadTerminate   = "empty_brain: terminate must be true or false (a JSON boolean); nothing was recorded. Call it again with terminate omitted, true or false."
-	msgBadLastWord    = "empty_brain: last_word must be a string; nothing was recorded. Call it again with last_word as text, or omit it."
+	msgSubagentReset  = ToolEmptyBrain + " resets the main conversation's window, and a subagent cannot do that. Put what matters in the notes instead; the main agent decides when its window is reset."
+	msgCompactOff     = "Compaction is disabled in this harness (DISABLE_COMPACT), so the context window cannot be reset. Remove DISABLE_COMPACT to use " + ToolEmptyBrain + ", /empty or /fresh-window."
+	msgBadTerminate   = ToolEmptyBrain + ": terminate must be true or false (a JSON boolean); nothing was recorded. Call it again with terminate omitted, true or false."
+	msgBadLastWord    = ToolEmptyBrain + ": last_word must be a string; nothing was recorded. Call it again with last_word as text, or omit it."
 	msgUserCompact    = "notesoup replaces compaction summaries with clean resets; /compact is vetoed here. Use /empty (or /fresh-window) to save notes and start a fresh window."
 	msgStaleMarker    = "this compaction belongs to a reset that is no longer pending (already done, cancelled or from an earlier session); vetoed so the window is not reset twice."
 	msgRequestDropped = "the pending reset was cancelled because the turn did not complete"
