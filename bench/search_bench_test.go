@@ -1,8 +1,11 @@
 package bench
 
 import (
+	"context"
 	"testing"
 
+	"github.com/notesoup/notesoup/contract"
+	"github.com/notesoup/notesoup/harness"
 	"github.com/notesoup/notesoup/harness/claude"
 	"github.com/notesoup/notesoup/harness/codex"
 	"github.com/notesoup/notesoup/harness/pi"
@@ -10,13 +13,31 @@ import (
 	"github.com/notesoup/notesoup/shared/history/search"
 )
 
-func sources(ci corpusInfo) []search.Source {
+// rootedPlugin is a built-in harness and its root in the corpus.
+type rootedPlugin struct {
+	b    *harness.Builtin
+	root string
+}
+
+// plugins are the built-in harnesses over the corpus's roots, called
+// in-process as notesoup search calls them.
+func plugins(ci corpusInfo) []rootedPlugin {
 	l := ci.Layout
-	return []search.Source{
-		{Harness: claude.Name, Files: func() ([]history.Session, error) { return search.ClaudeFiles([]string{l.Claude}) }, Decoder: claude.Decoder{}},
-		{Harness: pi.Name, Files: func() ([]history.Session, error) { return search.PiFiles([]string{l.Pi}) }, Decoder: pi.Decoder{}},
-		{Harness: codex.Name, Files: func() ([]history.Session, error) { return search.CodexFiles([]string{l.Codex}) }, Decoder: codex.Decoder{Roots: []string{l.Codex}}},
+	return []rootedPlugin{{claude.Plugin(), l.Claude}, {pi.Plugin(), l.Pi}, {codex.Plugin(), l.Codex}}
+}
+
+// sources are the search's sources of the built-in harnesses, built from
+// their descriptions as the service builds them.
+func sources(tb testing.TB, ci corpusInfo) []search.Source {
+	var out []search.Source
+	for _, p := range plugins(ci) {
+		desc, err := p.b.Describe(context.Background())
+		if err != nil {
+			tb.Fatal(err)
+		}
+		out = append(out, search.FromHarness(context.Background(), p.b, desc, []string{p.root}))
 	}
+	return out
 }
 
 func corpusBytes(ci corpusInfo) int64 {
@@ -34,7 +55,7 @@ func corpusBytes(ci corpusInfo) int64 {
 // warm (every file unchanged: stat and tail hash only).
 func BenchmarkSearch(b *testing.B) {
 	ci := benchCorpus(b)
-	srcs := sources(ci)
+	srcs := sources(b, ci)
 	total := corpusBytes(ci)
 	b.Run("cold", func(b *testing.B) {
 		b.SetBytes(total)
@@ -64,21 +85,22 @@ func BenchmarkSearch(b *testing.B) {
 }
 
 // BenchmarkListSessions lists every session of the three harnesses with
-// their own listing (head and tail of each file read and parsed).
+// their own listing (head and tail of each file read and parsed; no
+// description cache).
 func BenchmarkListSessions(b *testing.B) {
 	ci := benchCorpus(b)
-	l := ci.Layout
+	ps := plugins(ci)
 	m := startCPU(b, 0)
 	for b.Loop() {
 		n := 0
-		cs, err := claude.ListSessions(l.Claude)
-		n += len(cs)
-		ps, err2 := pi.ListSessions([]string{l.Pi})
-		n += len(ps)
-		xs, err3 := codex.ListSessions([]string{l.Codex})
-		n += len(xs)
-		if err != nil || err2 != nil || err3 != nil || n == 0 {
-			b.Fatal(err, err2, err3, n)
+		for _, p := range ps {
+			err := p.b.ListSessions(context.Background(), contract.SessionFilter{Roots: []string{p.root}}, func(history.Session) error { n++; return nil })
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+		if n == 0 {
+			b.Fatal("no sessions listed")
 		}
 	}
 	m.stop()

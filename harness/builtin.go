@@ -29,11 +29,13 @@ type Builtin struct {
 	ResetTool string
 	// Roots returns the harness's default session roots on this machine.
 	Roots func() ([]string, error)
-	// Files lists the session files under roots without reading them. When
-	// idPrefix is set it may keep only the files whose names carry a
+	// Files lists the session files under roots without reading them
+	// (see package walk): each one's Harness, ID (from its name) and Path.
+	// When idPrefix is set it may keep only the files whose names carry a
 	// matching id (each harness names a session's file for its id), so
-	// finding one session reads one file, not all of them.
-	Files func(roots []string, idPrefix string) ([]string, error)
+	// finding one session reads one file, not all of them. It returns what
+	// it found along with any error.
+	Files func(roots []string, idPrefix string) ([]history.Session, error)
 	// DescribeFile describes one session file from its head and tail.
 	DescribeFile Describer
 	// Cache, when set, keeps descriptions of unchanged files across
@@ -55,9 +57,26 @@ type Builtin struct {
 	// Installer, when set, writes notesoup into the harness's own
 	// configuration and takes it out again.
 	Installer *Installer
+
+	// RawSearch says Describe lists contract.CapRawSearch: every letter
+	// and digit the decoder emits is in the file's bytes, except inside
+	// SynthesizedWords, so a search may rule a file out unread by the
+	// decoder.
+	RawSearch bool
+	// SynthesizedWords are the words (lower case) the decoder writes into
+	// event text or tool names itself: Description.SynthesizedWords.
+	SynthesizedWords []string
+	// ForkParents, when set, says a session file may inherit another
+	// session's events (Describe lists contract.CapForks) and names, from
+	// the file's first line, the ids of the sessions it inherits from
+	// (contract.Inheritor); none when the file holds all of its events.
+	ForkParents func(firstLine []byte) []string
 }
 
-var _ contract.Harness = (*Builtin)(nil)
+var (
+	_ contract.Harness   = (*Builtin)(nil)
+	_ contract.Inheritor = (*Builtin)(nil)
+)
 
 // Describe implements contract.Harness.
 func (b *Builtin) Describe(context.Context) (contract.Description, error) {
@@ -71,10 +90,33 @@ func (b *Builtin) Describe(context.Context) (contract.Description, error) {
 		Name:             b.Name,
 		PluginVersion:    b.Version,
 		ContractVersions: []int{contract.Version},
-		Capabilities:     []string{contract.CapSessions, contract.CapDecode, contract.CapThresholds, contract.CapBoot},
+		Capabilities:     b.capabilities(),
+		SynthesizedWords: b.SynthesizedWords,
 		DefaultRoots:     roots,
 		SessionMetaKey:   b.SessionMetaKey,
 	}, nil
+}
+
+// capabilities lists what Describe says the harness can do.
+func (b *Builtin) capabilities() []string {
+	caps := []string{contract.CapSessions, contract.CapDecode, contract.CapThresholds, contract.CapBoot}
+	if b.RawSearch {
+		caps = append(caps, contract.CapRawSearch)
+	}
+	if b.ForkParents != nil {
+		caps = append(caps, contract.CapForks)
+	}
+	return caps
+}
+
+// Inherits implements contract.Inheritor through ForkParents. A harness
+// without it lists no contract.CapForks, so no search asks; its files
+// inherit nothing.
+func (b *Builtin) Inherits(firstLine []byte) []string {
+	if b.ForkParents == nil {
+		return nil
+	}
+	return b.ForkParents(firstLine)
 }
 
 func (b *Builtin) roots(given []string) ([]string, error) {
@@ -94,10 +136,16 @@ func (b *Builtin) ListSessions(ctx context.Context, f contract.SessionFilter, fn
 	if err != nil {
 		return err
 	}
-	files, err := b.Files(roots, f.IDPrefix)
+	found, err := b.Files(roots, f.IDPrefix)
+	if f.FilesOnly {
+		// The names alone: what the walk found, with the error of any
+		// root it could not read after them.
+		return emitAll(ctx, found, err, fn)
+	}
 	if err != nil {
 		return err
 	}
+	files := Paths(found)
 	sessions, err := Describe(files, b.DescribeFile, b.Cache)
 	if f.IDPrefix == "" {
 		b.Cache.Forget(roots, files)
@@ -108,6 +156,12 @@ func (b *Builtin) ListSessions(ctx context.Context, f contract.SessionFilter, fn
 	if err != nil {
 		return err
 	}
+	return emitAll(ctx, sessions, nil, fn)
+}
+
+// emitAll calls fn with each session until it or ctx fails, then returns
+// listErr.
+func emitAll(ctx context.Context, sessions []history.Session, listErr error, fn func(history.Session) error) error {
 	for _, s := range sessions {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -116,7 +170,7 @@ func (b *Builtin) ListSessions(ctx context.Context, f contract.SessionFilter, fn
 			return err
 		}
 	}
-	return nil
+	return listErr
 }
 
 // Decode implements contract.Harness.

@@ -60,6 +60,16 @@ func Describe(files []string, describe Describer, cache *DescriptionCache) ([]hi
 	return sessions, errors.Join(errs...)
 }
 
+// Paths returns the sessions' paths, in order: what Describe describes of
+// the files a walk found.
+func Paths(sessions []history.Session) []string {
+	out := make([]string, len(sessions))
+	for i, s := range sessions {
+		out[i] = s.Path
+	}
+	return out
+}
+
 // descriptionFormat changes whenever a cached description's meaning does;
 // the notesoup version is part of the key too, since a decoder's reading of
 // a head may change with it.

@@ -1,36 +1,37 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
-	"github.com/notesoup/notesoup/shared/redact"
-	"github.com/notesoup/notesoup/shared/termsafe"
 	"io"
 	"os"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
 
-	"github.com/notesoup/notesoup/harness/claude"
-	"github.com/notesoup/notesoup/harness/codex"
-	"github.com/notesoup/notesoup/harness/pi"
+	"github.com/notesoup/notesoup/service"
 	"github.com/notesoup/notesoup/shared/history"
 	"github.com/notesoup/notesoup/shared/history/search"
+	"github.com/notesoup/notesoup/shared/redact"
+	"github.com/notesoup/notesoup/shared/termsafe"
 )
 
 func init() {
-	register("search", "literal search across every session of Claude Code, Pi and Codex", runSearch)
+	register("search", "literal search across every session of every harness (Claude Code, Pi, Codex and external plugins)", runSearch)
 }
 
 const searchUsage = `Usage:
   notesoup search QUERY [--per-session n] [--limit n] [--json] [--stats]
-                  [--claude-root dir]... [--pi-root dir]... [--codex-root dir]...
+                  [--root name=dir]... [--claude-root dir]... [--pi-root dir]... [--codex-root dir]...
                   [--cache-dir dir | --no-cache]
 
 QUERY is a literal, case-insensitive substring, matched as history list
---query matches it, over every session under the harnesses' roots. Sessions
-with matches are listed newest first with their newest matching entries;
-read one with: notesoup history list --session <harness>:<id> --query QUERY.
+--query matches it, over every session under the roots of every harness,
+built in or an external plugin (--root NAME=DIR as for notesoup history).
+Sessions with matches are listed newest first with their newest matching
+entries; read one with:
+  notesoup history list --session <harness>:<id> --query QUERY.
 
 Answers are cached per query and file under --cache-dir (default
 $XDG_CACHE_HOME/notesoup/search); a file that changed (size, modification
@@ -70,11 +71,12 @@ func runSearch(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "notesoup search: --per-session must be between 1 and %d, got %d\n", history.MaxListLimit, *per)
 		return 2
 	}
-	srcs, err := searchSources(roots)
+	svc, done, err := historyService(roots)
 	if err != nil {
 		fmt.Fprintf(stderr, "notesoup search: %v\n", err)
 		return 1
 	}
+	defer done()
 	dir := *cacheDir
 	if *noCache {
 		dir = ""
@@ -88,13 +90,16 @@ func runSearch(args []string, stdout, stderr io.Writer) int {
 	// makes a warm search collect once or twice for nothing (~13% of its
 	// CPU). 400 still bounds the heap at five times what is live.
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
-	res, err := search.Search(query, search.Options{Sources: srcs, CacheDir: dir, PerSession: *per})
+	res, err := svc.Search(context.Background(), query, service.SearchOptions{CacheDir: dir, PerSession: *per})
 	if err != nil {
 		fmt.Fprintf(stderr, "notesoup search: %v\n", err)
 		return 2
 	}
 	for _, e := range res.Errors {
 		fmt.Fprintf(stderr, "notesoup search: %s\n", e)
+	}
+	if res.Stats.Files == 0 && len(res.Errors) > 0 {
+		return 1 // nothing could be searched: no harness's sessions were found
 	}
 	if *stats {
 		s := res.Stats
@@ -128,36 +133,4 @@ func runSearch(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "… %d more session(s); raise --limit to see them\n", total-len(res.Sessions))
 	}
 	return 0
-}
-
-// searchSources are the three harnesses' session files under the given or
-// default roots, with their in-process decoders.
-func searchSources(roots historyRoots) ([]search.Source, error) {
-	cr := []string(roots.claude)
-	if len(cr) == 0 {
-		r, err := claude.DefaultRoot()
-		if err != nil {
-			return nil, err
-		}
-		cr = []string{r}
-	}
-	pr := []string(roots.pi)
-	if len(pr) == 0 {
-		var err error
-		if pr, err = pi.DefaultRoots(); err != nil {
-			return nil, err
-		}
-	}
-	xr := []string(roots.codex)
-	if len(xr) == 0 {
-		var err error
-		if xr, err = codex.DefaultRoots(); err != nil {
-			return nil, err
-		}
-	}
-	return []search.Source{
-		{Harness: claude.Name, Files: func() ([]history.Session, error) { return search.ClaudeFiles(cr) }, Decoder: claude.Decoder{}},
-		{Harness: pi.Name, Files: func() ([]history.Session, error) { return search.PiFiles(pr) }, Decoder: pi.Decoder{}},
-		{Harness: codex.Name, Files: func() ([]history.Session, error) { return search.CodexFiles(xr) }, Decoder: codex.Decoder{Roots: xr}},
-	}, nil
 }

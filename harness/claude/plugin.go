@@ -15,7 +15,8 @@ const Name = "claude"
 // prefixes plugin tools with mcp__<plugin>__.
 const ResetTool = "mcp__notesoup__empty_brain"
 
-// Plugin returns the built-in Claude Code harness plugin.
+// Plugin returns the built-in Claude Code harness plugin. Its decoder emits
+// the transcript's own text and writes no word of its own (raw_search).
 func Plugin() *harness.Builtin {
 	return &harness.Builtin{
 		Name:      Name,
@@ -33,5 +34,6 @@ func Plugin() *harness.Builtin {
 		Decoder:      func([]string) history.Decoder { return Decoder{} },
 		Notice:       IncompleteHistoryNotice,
 		Resolve:      Thresholds,
+		RawSearch:    true,
 	}
 }

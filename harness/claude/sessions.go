@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/notesoup/notesoup/harness"
+	"github.com/notesoup/notesoup/harness/walk"
 	"github.com/notesoup/notesoup/shared/history"
 )
 
@@ -35,44 +36,31 @@ func ListSessions(root string) ([]history.Session, error) { return FindSessions(
 // hold an id starting with idPrefix (harness.NameMayHold).
 func FindSessions(root, idPrefix string) ([]history.Session, error) {
 	files, err := SessionFiles([]string{root}, idPrefix)
-	sessions, derr := harness.Describe(files, Describe, nil)
+	sessions, derr := harness.Describe(harness.Paths(files), Describe, nil)
 	return sessions, errors.Join(err, derr)
 }
 
 // SessionFiles lists the main transcripts under roots whose names may hold
-// an id starting with idPrefix, without reading them.
-func SessionFiles(roots []string, idPrefix string) ([]string, error) {
-	var out []string
-	var errs []error
-	for _, root := range roots {
-		projects, err := os.ReadDir(root)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			errs = append(errs, fmt.Errorf("claude sessions root %s: %w", root, err))
-			continue
-		}
-		for _, p := range projects {
-			if !p.IsDir() {
-				continue
-			}
-			dir := filepath.Join(root, p.Name())
-			files, err := os.ReadDir(dir)
-			if err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			for _, f := range files {
-				// Only regular files: a symlink could lead anywhere on the
-				// machine, and only transcripts under the roots are readable.
-				if f.Type().IsRegular() && strings.HasSuffix(f.Name(), ".jsonl") && harness.NameMayHold(f.Name(), idPrefix) {
-					out = append(out, filepath.Join(dir, f.Name()))
-				}
-			}
-		}
+// an id starting with idPrefix, without reading them: each one's Harness,
+// ID (the file name) and Path. A root is read through a symbolic link, and
+// a root or project folder that cannot be read is an error (the others are
+// still listed).
+func SessionFiles(roots []string, idPrefix string) ([]history.Session, error) {
+	ss, err := walk.Files(roots, walk.Spec{
+		Harness: Name,
+		Strict:  true,
+		// <root>/<project slug>/<sessionId>.jsonl: subagent transcripts
+		// one level deeper are not sessions of their own.
+		MinDepth: 1, MaxDepth: 1,
+		Keep: func(name string) bool {
+			return strings.HasSuffix(name, ".jsonl") && harness.NameMayHold(name, idPrefix)
+		},
+		ID: func(name string) string { return strings.TrimSuffix(name, ".jsonl") },
+	})
+	if err != nil {
+		err = fmt.Errorf("%s sessions: %w", Name, err)
 	}
-	return out, errors.Join(errs...)
+	return ss, err
 }
 
 // Describe describes one transcript (see SessionInfo); every .jsonl file

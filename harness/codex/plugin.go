@@ -15,7 +15,13 @@ const Name = "codex"
 // (docs/harnesses.md), so the boot block must not tell the model to call one.
 const ResetTool = ""
 
-// Plugin returns the built-in Codex harness plugin.
+// SynthesizedWords are the words the decoder writes into event text itself:
+// a failed turn's error is shown after turnFailed, "[turn failed] ".
+var SynthesizedWords = []string{"turn", "failed"}
+
+// Plugin returns the built-in Codex harness plugin. Its decoder emits the
+// rollout's own text (raw_search), and a paginated fork inherits its
+// parent's rows (forks; see Inherits).
 func Plugin() *harness.Builtin {
 	return &harness.Builtin{
 		Name:         Name,
@@ -31,5 +37,9 @@ func Plugin() *harness.Builtin {
 		SessionMetaKey: "threadId",
 		Hook:           Hook,
 		Installer:      Installer,
+
+		RawSearch:        true,
+		SynthesizedWords: SynthesizedWords,
+		ForkParents:      Inherits,
 	}
 }

@@ -2,12 +2,15 @@ package codex
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/notesoup/notesoup/harness"
+	"github.com/notesoup/notesoup/harness/walk"
 
 	"github.com/notesoup/notesoup/shared/history"
 )
@@ -21,6 +24,9 @@ const (
 	headLimit = 512 << 10
 	// TitleMax bounds a session title, in runes.
 	TitleMax = 120
+	// threadIDLen is the length of a thread id, a textual UUID: the end
+	// of a rollout's name (see rolloutSuffixLen).
+	threadIDLen = 36
 )
 
 // ListSessions finds the Codex rollouts under roots (DefaultRoots when roots
@@ -42,27 +48,27 @@ func FindSessions(roots []string, idPrefix string) ([]history.Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	return harness.Describe(files, Describe, nil)
+	return harness.Describe(harness.Paths(files), Describe, nil)
 }
 
-// SessionFiles lists the rollouts under roots whose names may hold an id
-// starting with idPrefix, without reading them.
-func SessionFiles(roots []string, idPrefix string) ([]string, error) {
-	seen := map[string]bool{}
-	var out []string
-	for _, root := range roots {
-		err := walkRollouts(root, func(path string) bool {
-			if !seen[path] && harness.NameMayHold(filepath.Base(path), idPrefix) {
-				seen[path] = true
-				out = append(out, path)
-			}
-			return true
-		})
-		if err != nil {
-			return nil, err
-		}
+// SessionFiles lists the rollouts (rollout-*.jsonl at any depth: the date
+// directories of sessions/, the flat archived_sessions/) under roots whose
+// names may hold an id starting with idPrefix, without reading them: each
+// one's Harness, ID (the thread id that ends its name) and Path. It returns
+// what it found with the error of any root it could not read.
+func SessionFiles(roots []string, idPrefix string) ([]history.Session, error) {
+	ss, err := walk.Files(roots, walk.Spec{
+		Harness:  Name,
+		MaxDepth: -1,
+		Keep: func(name string) bool {
+			return strings.HasPrefix(name, "rollout-") && strings.HasSuffix(name, ".jsonl") && harness.NameMayHold(name, idPrefix)
+		},
+		ID: func(name string) string { return walk.TrailingID(name, ".jsonl", threadIDLen) },
+	})
+	if err != nil {
+		err = fmt.Errorf("%s sessions: %w", Name, err)
 	}
-	return out, nil
+	return ss, err
 }
 
 // Describe describes one rollout (harness.Describer); ok is false when its

@@ -13,7 +13,13 @@ const Name = "pi"
 // ResetTool is the reset tool's name as the Pi extension registers it.
 const ResetTool = "empty_brain"
 
-// Plugin returns the built-in Pi harness plugin.
+// SynthesizedWords are the words the decoder writes into event text itself:
+// a bash execution renders as "Ran `cmd`" and a failed model request's
+// error follows requestFailed, "[request failed] ".
+var SynthesizedWords = []string{"ran", "request", "failed"}
+
+// Plugin returns the built-in Pi harness plugin. Its decoder emits the
+// file's own text but for SynthesizedWords (raw_search).
 func Plugin() *harness.Builtin {
 	return &harness.Builtin{
 		Name:         Name,
@@ -24,5 +30,8 @@ func Plugin() *harness.Builtin {
 		DescribeFile: Describe,
 		Decoder:      func([]string) history.Decoder { return Decoder{} },
 		Resolve:      Thresholds,
+
+		RawSearch:        true,
+		SynthesizedWords: SynthesizedWords,
 	}
 }

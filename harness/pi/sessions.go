@@ -2,16 +2,15 @@ package pi
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/notesoup/notesoup/harness"
+	"github.com/notesoup/notesoup/harness/walk"
 
 	"github.com/notesoup/notesoup/shared/history"
 )
@@ -24,9 +23,13 @@ const (
 	headLimit = 256 << 10
 	// TitleMax bounds a session title, in runes.
 	TitleMax = 120
-	// maxRootDepth: sessions are <root>/<encoded-cwd>/<file>.jsonl, or flat
-	// in an override dir (pi.md §2).
-	maxRootDepth = 2
+	// maxFileDepth: sessions are <root>/<encoded-cwd>/<file>.jsonl, or
+	// flat in an override dir (pi.md §2), so a file is at most one
+	// directory below a root.
+	maxFileDepth = 1
+	// idLen is the length of a session id, a textual UUID: the end of a
+	// session file's name, <time>_<id>.jsonl.
+	idLen = 36
 )
 
 // ListSessions finds the Pi session files under roots (DefaultRoots when
@@ -48,45 +51,26 @@ func FindSessions(roots []string, idPrefix string) ([]history.Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	return harness.Describe(files, Describe, nil)
+	return harness.Describe(harness.Paths(files), Describe, nil)
 }
 
 // SessionFiles lists the .jsonl files under roots whose names may hold an
-// id starting with idPrefix, without reading them.
-func SessionFiles(roots []string, idPrefix string) ([]string, error) {
-	seen := map[string]bool{}
-	var out []string
-	for _, root := range roots {
-		root = filepath.Clean(root)
-		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				if path == root && errors.Is(err, fs.ErrNotExist) {
-					return fs.SkipDir
-				}
-				if d != nil && d.IsDir() && path != root {
-					return fs.SkipDir // an unreadable subdirectory hides only itself
-				}
-				return err
-			}
-			depth := strings.Count(strings.TrimPrefix(path, root), string(filepath.Separator))
-			if d.IsDir() {
-				if depth >= maxRootDepth {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			if !d.Type().IsRegular() || !strings.HasSuffix(path, ".jsonl") || seen[path] || !harness.NameMayHold(d.Name(), idPrefix) {
-				return nil
-			}
-			seen[path] = true
-			out = append(out, path)
-			return nil
-		})
-		if err != nil {
-			return nil, fmt.Errorf("pi sessions: walk %s: %w", root, err)
-		}
+// id starting with idPrefix, without reading them: each one's Harness, ID
+// (the UUID that ends its name) and Path. It returns what it found with
+// the error of any root it could not read.
+func SessionFiles(roots []string, idPrefix string) ([]history.Session, error) {
+	ss, err := walk.Files(roots, walk.Spec{
+		Harness:  Name,
+		MaxDepth: maxFileDepth,
+		Keep: func(name string) bool {
+			return strings.HasSuffix(name, ".jsonl") && harness.NameMayHold(name, idPrefix)
+		},
+		ID: func(name string) string { return walk.TrailingID(name, ".jsonl", idLen) },
+	})
+	if err != nil {
+		err = fmt.Errorf("%s sessions: %w", Name, err)
 	}
-	return out, nil
+	return ss, err
 }
 
 // Describe describes one session file (harness.Describer); ok is false when

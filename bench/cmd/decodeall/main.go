@@ -20,7 +20,6 @@ import (
 	"github.com/notesoup/notesoup/harness/codex"
 	"github.com/notesoup/notesoup/harness/pi"
 	"github.com/notesoup/notesoup/shared/history"
-	"github.com/notesoup/notesoup/shared/history/search"
 )
 
 // heapSample is how often the live heap is sampled for its peak.
@@ -39,13 +38,13 @@ func main() {
 	var dec history.Decoder
 	switch *harness {
 	case claude.Name:
-		files, err = search.ClaudeFiles([]string{*root})
+		files, err = claude.SessionFiles([]string{*root}, "")
 		dec = claude.Decoder{}
 	case pi.Name:
-		files, err = search.PiFiles([]string{*root})
+		files, err = pi.SessionFiles([]string{*root}, "")
 		dec = pi.Decoder{}
 	case codex.Name:
-		files, err = search.CodexFiles([]string{*root})
+		files, err = codex.SessionFiles([]string{*root}, "")
 		dec = codex.Decoder{Roots: []string{*root}}
 	default:
 		fmt.Fprintf(os.Stderr, "decodeall: unknown harness %q; use claude, pi or codex\n", *harness)

@@ -43,7 +43,7 @@ type FileKey struct {
 // fileAnswer is a cached answer for one file and one query.
 type fileAnswer struct {
 	Key FileKey
-	// Deps are the files whose rows this session inherits (a Codex fork's
+	// Deps are the files whose events this session inherits (a fork's
 	// parents), with their keys: the answer holds only while they are
 	// unchanged too.
 	Deps  map[string]FileKey

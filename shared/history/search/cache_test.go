@@ -104,7 +104,7 @@ func TestCacheRejectsDamage(t *testing.T) {
 // around the tail and chunk lengths.
 func TestScanHashesTheTail(t *testing.T) {
 	dir := t.TempDir()
-	p := newPlan("zzz-absent")
+	p := newPlan("zzz-absent", nil)
 	for _, chunk := range []int{64, 4096, tailBytes + 100, chunkBytes} {
 		for _, size := range []int{0, 1, 63, 64, 65, tailBytes - 1, tailBytes, tailBytes + 1, tailBytes + 99, 3*tailBytes + 7, chunkBytes + 5} {
 			path := filepath.Join(dir, fmt.Sprintf("f-%d", size))

@@ -17,10 +17,13 @@ import "strings"
 //     separators (spaces, newlines, backticks, "__"), never letter to letter.
 //     So each atom of a match appears in the raw bytes, case-folded, unless
 //     the file escapes a letter or digit as \u00XX (then the file is
-//     decoded) or the atom is part of a word a decoder synthesizes (then the
-//     atom proves nothing and is not required).
-//   - The file holds all of its events. A Codex fork that inherits its
-//     parent's rows through history_base is decoded instead.
+//     decoded) or the atom is part of a word the harness says its decoder
+//     synthesizes (then the atom proves nothing and is not required).
+//     The harness promises all this by listing contract.CapRawSearch; the
+//     files of any other harness are decoded.
+//   - The file holds all of its events, or the harness names the files
+//     it inherits from (contract.Inheritor) and their bytes are scanned
+//     with it. A file that may inherit from files no one names is decoded.
 //
 // Requiring every atom somewhere in the file, not side by side, is weaker
 // than the match itself: it may let a file through that then decodes to no
@@ -35,12 +38,6 @@ import "strings"
 // cut into chunks that repeat the last overlap() bytes of the previous
 // one, so nothing that straddles a boundary is missed.
 
-// synthesizedWords are the words decoders write into event text or tool
-// names themselves (Pi's "Ran `cmd`" and "[request failed] ", Codex's
-// "[turn failed] "). An atom that is part of one may match text that is not
-// in the file.
-var synthesizedWords = []string{"ran", "request", "failed", "turn"}
-
 // plan is a query prepared for the raw scan.
 type plan struct {
 	// atoms are the lower-cased atoms the file must contain, longest first
@@ -53,8 +50,10 @@ type plan struct {
 	ok bool
 }
 
-// newPlan prepares query for the prefilter.
-func newPlan(query string) plan {
+// newPlan prepares query for the prefilter of a harness whose decoder
+// writes the words synthesized itself (Description.SynthesizedWords): an
+// atom that is part of one may match text that is not in the file.
+func newPlan(query string, synthesized []string) plan {
 	for i := 0; i < len(query); i++ {
 		if query[i] >= 0x80 {
 			return plan{}
@@ -63,7 +62,7 @@ func newPlan(query string) plan {
 	var atoms []string
 	seen := map[string]bool{}
 	for _, a := range strings.FieldsFunc(strings.ToLower(query), func(r rune) bool { return !isAlnum(byte(r)) }) {
-		if seen[a] || synthesized(a) {
+		if seen[a] || partOfAny(a, synthesized) {
 			continue
 		}
 		seen[a] = true
@@ -171,9 +170,12 @@ func atomProbe(a string) probe {
 // the test, as does a "\n" before a line number.
 var escapeProbe = pairQuery{d: 4, c1: '\\', c2: '3', r2: '7' - '3', d3: 1, c3: 'u'}
 
-func synthesized(atom string) bool {
-	for _, w := range synthesizedWords {
-		if strings.Contains(w, atom) {
+// partOfAny reports whether atom is part of one of the words, which are
+// lower case like the atom (a harness that sent another case is folded
+// here, so its words still count).
+func partOfAny(atom string, words []string) bool {
+	for _, w := range words {
+		if strings.Contains(strings.ToLower(w), atom) {
 			return true
 		}
 	}
@@ -227,8 +229,8 @@ func indexAtom(b []byte, a string, p *probe) int {
 // atom. The price is that an atom whose search started in a later chunk
 // was not looked for in the chunks before: rescan says when the file must
 // be read again, eagerly (every atom not found, every chunk), to settle
-// the answer. Several files fed to one scanner (a Codex fork and the
-// parents it inherits from) are scanned eagerly: found atoms add up over
+// the answer. Several files fed to one scanner (a fork and the files it
+// inherits from) are scanned eagerly: found atoms add up over
 // them, so every one must be looked for in each.
 type scanner struct {
 	p     plan

@@ -68,7 +68,7 @@ func TestScanAcrossChunks(t *testing.T) {
 	}
 	dir := t.TempDir()
 	for _, c := range cases {
-		p := newPlan(c.query)
+		p := newPlan(c.query, nil)
 		for _, chunk := range []int{newScanner(p).overlap() + 1, 16, 23, 64} {
 			for at := 0; at <= len(filler); at++ {
 				text := filler[:at] + c.insert + filler[at:] + filler
@@ -108,7 +108,7 @@ func TestAnchorsPickRareBytes(t *testing.T) {
 func TestLazyScanSettles(t *testing.T) {
 	const line = `{"text":"lorem ipsum \u001b[0m dolor"}` + "\n"
 	filler := strings.Repeat(line, 4)
-	p := newPlan("alpha-omega")
+	p := newPlan("alpha-omega", nil)
 	if len(p.atoms) != 2 {
 		t.Fatalf("plan atoms %v", p.atoms)
 	}

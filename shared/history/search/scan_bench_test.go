@@ -44,7 +44,7 @@ func BenchmarkScanParts(b *testing.B) {
 		}
 	})
 	const absent = "corpuz" // not in the data: searched to the end
-	p := newPlan(absent)
+	p := newPlan(absent, nil)
 	b.Run("memchr", func(b *testing.B) {
 		b.SetBytes(int64(len(data)))
 		q := pairQuery{c1: 'p', m1: 0x20, c2: 'p', m2: 0x20}
@@ -79,7 +79,7 @@ func BenchmarkScanParts(b *testing.B) {
 	b.Run("scanner", func(b *testing.B) {
 		b.SetBytes(int64(len(data)))
 		for b.Loop() {
-			sc := newScanner(newPlan("corpus-needle-1"))
+			sc := newScanner(newPlan("corpus-needle-1", nil))
 			chunks(func(c []byte, pos int64) { sc.feed(c, pos) })
 		}
 	})

@@ -46,15 +46,6 @@ const (
 	chunkBytes = 256 << 10
 )
 
-// Source is one harness's sessions.
-type Source struct {
-	Harness string
-	// Files lists the harness's session files (Path and ID at least).
-	Files func() ([]history.Session, error)
-	// Decoder decodes one of them.
-	Decoder history.Decoder
-}
-
 // Options configure a search.
 type Options struct {
 	Sources []Source
@@ -97,9 +88,21 @@ type Result struct {
 	Stats  Stats    `json:"stats"`
 }
 
+// source is a Source as the workers use it.
+type source struct {
+	*Source
+	// plan is the query prepared for the raw scan of this source's files;
+	// not ok when the source has no raw search or the query no atom that
+	// proves anything here.
+	plan plan
+	// everyTime: every file is decoded on every search, never answered
+	// from the cache (see Source.Inherits).
+	everyTime bool
+}
+
 // job is one file to search.
 type job struct {
-	src  *Source
+	src  *source
 	sess history.Session
 }
 
@@ -127,7 +130,14 @@ func Search(query string, opts Options) (Result, error) {
 	// is listed by its own goroutine, which hands its files to the
 	// workers in batches as soon as it has them.
 	n := len(opts.Sources)
-	s := &searcher{query: query, plan: newPlan(query), per: per, lists: make([][]history.Session, n), listed: make(chan struct{})}
+	s := &searcher{query: query, per: per, srcs: make([]source, n), lists: make([][]history.Session, n), listed: make(chan struct{})}
+	for i := range opts.Sources {
+		src := &opts.Sources[i]
+		s.srcs[i] = source{Source: src, everyTime: src.Forks && src.Inherits == nil}
+		if src.RawSearch {
+			s.srcs[i].plan = newPlan(query, src.SynthesizedWords)
+		}
+	}
 	answers := make([][]*fileAnswer, n)
 	listErrs := make([]error, n)
 	batches := make(chan batch, 64)
@@ -179,14 +189,18 @@ func Search(query string, opts Options) (Result, error) {
 			var local Stats
 			changed := false
 			for b := range batches {
-				proven := ws.proveBatch(s.lists[b.src][b.lo:b.hi])
+				src := &s.srcs[b.src]
+				var proven []*fileAnswer
+				if !src.everyTime {
+					proven = ws.proveBatch(s.lists[b.src][b.lo:b.hi])
+				}
 				for k := b.lo; k < b.hi; k++ {
-					if a := proven[k-b.lo]; a != nil {
-						answers[b.src][k] = a
+					if proven != nil && proven[k-b.lo] != nil {
+						answers[b.src][k] = proven[k-b.lo]
 						local.Cached++
 						continue
 					}
-					a, how, scanned := ws.answer(job{src: &opts.Sources[b.src], sess: s.lists[b.src][k]})
+					a, how, scanned := ws.answer(job{src: src, sess: s.lists[b.src][k]})
 					answers[b.src][k] = a
 					local.ScannedByte += scanned
 					switch how {
@@ -217,13 +231,15 @@ func Search(query string, opts Options) (Result, error) {
 			res.Errors = append(res.Errors, fmt.Sprintf("%s sessions: %v", src.Harness, listErrs[i]))
 		}
 	}
-	files := 0
+	files := 0 // the answers the cache keeps
 	for i := range answers {
 		for _, a := range answers[i] {
 			if a == nil {
 				continue
 			}
-			files++
+			if !s.srcs[i].everyTime {
+				files++
+			}
 			stats.Files++
 			stats.Bytes += a.Key.Size
 			if a.Err != "" {
@@ -249,6 +265,9 @@ func Search(query string, opts Options) (Result, error) {
 	if dirty && opts.CacheDir != "" {
 		fresh := make(map[string]*fileAnswer, files)
 		for i := range answers {
+			if s.srcs[i].everyTime {
+				continue
+			}
 			for k, a := range answers[i] {
 				if a != nil {
 					fresh[s.lists[i][k].Path] = a
@@ -283,8 +302,8 @@ const (
 // searcher is what workers share.
 type searcher struct {
 	query string
-	plan  plan
 	per   int
+	srcs  []source   // one per Options.Sources
 	cache *cacheFile // read-only while workers run
 	// lists[i] are source i's files, set before any of them is handed out.
 	lists [][]history.Session
@@ -318,11 +337,13 @@ type worker struct {
 	prov prover    // proves batches of files unchanged, where it can
 	dir  dirHandle // the directory of the file opened last
 	buf  []byte    // read buffer
-	// first is the first line of the Codex file scanned last, threads
-	// the parents it names (see historyBaseThreads).
-	first   []byte
-	threads []string
-	tail    []byte // the tail read for a key
+	// first is the first line of the file scanned last when its source
+	// has forks, threads the sessions it inherits from (Source.Inherits,
+	// inherits while the file's source is scanned).
+	first    []byte
+	threads  []string
+	inherits func([]byte) []string
+	tail     []byte // the tail read for a key
 }
 
 // answer finds one file's answer: from the cache when the file (and what
@@ -344,6 +365,18 @@ func (w *worker) answer(j job) (*fileAnswer, int, int64) {
 	defer f.Close()
 	key := FileKey{Size: st.size, MTime: st.mtime.UnixNano()}
 	tailKnown := false
+	sess := j.sess
+	sess.Size = key.Size
+	if sess.Updated.IsZero() {
+		sess.Updated = st.mtime
+	}
+	if j.src.everyTime {
+		// Nothing to scan or prove: the bytes a fork inherits are not
+		// named, so only the decoder can answer, and only now.
+		a := &fileAnswer{Key: key}
+		w.decode(j.src, sess, a)
+		return a, fromDecode, 0
+	}
 	// Only an answer with the same size and modification time can still
 	// hold; then the tail decides. Any other file is scanned, and the scan
 	// hashes the tail it reads anyway.
@@ -356,24 +389,19 @@ func (w *worker) answer(j job) (*fileAnswer, int, int64) {
 			return a, fromCache, 0
 		}
 	}
-	sess := j.sess
-	sess.Size = key.Size
-	if sess.Updated.IsZero() {
-		sess.Updated = st.mtime
-	}
 	a := &fileAnswer{Key: key}
 	var sc *scanner
-	if w.s.plan.ok {
-		sc = newScanner(w.s.plan)
+	if j.src.plan.ok {
+		sc = newScanner(j.src.plan)
 	}
 	// The key is the size and time taken before the scan and a hash of
 	// the tail bytes the scan read: a write during or after the scan
 	// changes the key the next search sees, so an answer is never kept
 	// past one. A file that shrank under the scan reads short (the next
 	// stat differs), never beyond its end.
-	var first *[]byte // the first line decides a Codex fork's inheritance
-	w.first, w.threads = w.first[:0], nil
-	if j.src.Harness == harnessCodex {
+	var first *[]byte // the first line decides a fork's inheritance
+	w.first, w.threads, w.inherits = w.first[:0], nil, j.src.Inherits
+	if j.src.Inherits != nil {
 		first = &w.first
 	}
 	done, scanned, tail, tailOK, err := w.scan(f, key.Size, sc, !tailKnown, first)
@@ -388,12 +416,12 @@ func (w *worker) answer(j job) (*fileAnswer, int, int64) {
 		a.Err = fmt.Sprintf("%s: %v", path, err)
 		return a, fromError, scanned
 	}
-	if j.src.Harness == harnessCodex && len(w.first) > 0 {
+	if first != nil && len(w.first) > 0 {
 		if threads := w.threads; len(threads) > 0 {
-			// A paginated fork shows its parents' rows too: the answer
-			// depends on their bytes, and so does the raw scan.
+			// A fork shows its parents' events too: the answer depends
+			// on their bytes, and so does the raw scan.
 			a.Deps = map[string]FileKey{}
-			parents := w.s.forkParents(threads, w.readBuf())
+			parents := w.s.forkParents(j.src, threads, w.readBuf())
 			for _, p := range parents {
 				k, n, pdone, err := w.scanParent(p, sc, done)
 				if errors.Is(err, fs.ErrNotExist) {
@@ -438,13 +466,13 @@ func (w *worker) scanParent(path string, sc *scanner, done bool) (FileKey, int64
 	return k, n, done, err
 }
 
-// scan feeds the first size bytes of f to sc (when not nil). For a Codex
-// file, first is not nil: scan keeps the file's first line there and, if
-// it names parents the session inherits from, makes sc eager, since their
-// files are fed to it next (see scanner). done reports that the answer is
-// settled (see scanner.feed). When wantTail is set and the chunk read
-// last holds the file's last tailBytes, tail is their hash (tailOK), which
-// saves a read.
+// scan feeds the first size bytes of f to sc (when not nil). For a file
+// that may inherit, first is not nil: scan keeps the file's first line
+// there and, if w.inherits names sessions it inherits from, makes sc
+// eager, since their files are fed to it next (see scanner). done reports
+// that the answer is settled (see scanner.feed). When wantTail is set and
+// the chunk read last holds the file's last tailBytes, tail is their hash
+// (tailOK), which saves a read.
 //
 // Plain reads into a reused buffer: on the machines measured, mapping
 // thousands of files cost more in page faults and unmapping than the copy
@@ -481,7 +509,7 @@ func (w *worker) scan(f rawFile, size int64, sc *scanner, wantTail bool, first *
 		if head {
 			if first != nil {
 				*first = appendFirstLine(*first, chunk)
-				w.threads = historyBaseThreads(*first)
+				w.threads = w.inherits(*first)
 				if sc != nil && len(w.threads) > 0 {
 					sc.eager = true
 				}
@@ -510,8 +538,8 @@ func (w *worker) scan(f rawFile, size int64, sc *scanner, wantTail bool, first *
 	}
 }
 
-// firstLineMax bounds the first line kept for the fork check: a Codex
-// session_meta with its base instructions is tens of KiB.
+// firstLineMax bounds the first line kept for the fork check: a fork's
+// first record may carry a whole system prompt, tens of KiB.
 const firstLineMax = 256 << 10
 
 // The first chunk must hold the first line the fork check reads.
@@ -545,29 +573,11 @@ func appendFirstLine(dst, b []byte) []byte {
 	return append(dst, b...)
 }
 
-// historyBaseThreads returns the parent thread named by a Codex
-// session_meta's history_base, if the first line has one.
-func historyBaseThreads(line []byte) []string {
-	const key = `"history_base":{"thread_id":"`
-	i := bytes.Index(line, []byte(`"history_base"`))
-	if i < 0 {
-		return nil
-	}
-	if j := bytes.Index(line[i:], []byte(key)); j >= 0 {
-		rest := line[i+j+len(key):]
-		if k := bytes.IndexByte(rest, '"'); k > 0 {
-			return []string{string(rest[:k])}
-		}
-	}
-	// A history_base we cannot read cheaply: depend on nothing we can
-	// name, but still decode (inherits is what matters).
-	return []string{""}
-}
-
-// forkParents resolves parent thread ids to files, following each parent's
-// own history_base, so a chain of forks depends on all of its files. buf
-// is scratch for reading first lines.
-func (s *searcher) forkParents(threads []string, buf []byte) []string {
+// forkParents resolves the ids of the sessions a file of src inherits from
+// to their files, following what each parent inherits in turn, so a chain
+// of forks depends on all of its files. buf is scratch for reading first
+// lines.
+func (s *searcher) forkParents(src *source, threads []string, buf []byte) []string {
 	var out []string
 	seen := map[string]bool{}
 	for len(threads) > 0 && len(out) < 64 {
@@ -577,13 +587,13 @@ func (s *searcher) forkParents(threads []string, buf []byte) []string {
 			continue
 		}
 		seen[t] = true
-		p, ok := s.pathOf(harnessCodex, t)
+		p, ok := s.pathOf(src.Harness, t)
 		if !ok {
 			continue
 		}
 		out = append(out, p)
 		if line, err := firstLine(p, buf); err == nil {
-			threads = append(threads, historyBaseThreads(line)...)
+			threads = append(threads, src.Inherits(line)...)
 		}
 	}
 	return out
@@ -619,7 +629,7 @@ func firstLine(path string, buf []byte) ([]byte, error) {
 // decode runs the harness decoder and keeps the count and the newest
 // matches, with history_list's own rules for what matches and how an entry
 // renders.
-func (w *worker) decode(src *Source, sess history.Session, a *fileAnswer) {
+func (w *worker) decode(src *source, sess history.Session, a *fileAnswer) {
 	q := history.ListQuery{Query: w.s.query}
 	ring := make([]history.Event, 0, w.s.per)
 	count := 0

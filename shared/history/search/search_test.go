@@ -1,6 +1,7 @@
 package search
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/notesoup/notesoup/harness"
 	"github.com/notesoup/notesoup/harness/claude"
 	"github.com/notesoup/notesoup/harness/codex"
 	"github.com/notesoup/notesoup/harness/pi"
@@ -16,13 +18,23 @@ import (
 	"github.com/notesoup/notesoup/testkit/corpus"
 )
 
-// sourcesFor returns the three harnesses' sources over a corpus layout.
+// sourcesFor returns the three built-in harnesses' sources over a corpus
+// layout, as the service builds them.
 func sourcesFor(lay corpus.Layout) []Source {
 	return []Source{
-		{Harness: harnessClaude, Files: func() ([]history.Session, error) { return ClaudeFiles([]string{lay.Claude}) }, Decoder: claude.Decoder{}},
-		{Harness: harnessPi, Files: func() ([]history.Session, error) { return PiFiles([]string{lay.Pi}) }, Decoder: pi.Decoder{}},
-		{Harness: harnessCodex, Files: func() ([]history.Session, error) { return CodexFiles([]string{lay.Codex}) }, Decoder: codex.Decoder{Roots: []string{lay.Codex}}},
+		builtinSource(claude.Plugin(), lay.Claude),
+		builtinSource(pi.Plugin(), lay.Pi),
+		builtinSource(codex.Plugin(), lay.Codex),
 	}
+}
+
+// builtinSource is a built-in harness's source over one root.
+func builtinSource(b *harness.Builtin, root string) Source {
+	desc, err := b.Describe(context.Background())
+	if err != nil {
+		panic(err) // a built-in always describes itself
+	}
+	return FromHarness(context.Background(), b, desc, []string{root})
 }
 
 func genCorpus(t *testing.T, bytes int64, sessions int) corpus.Result {
@@ -130,27 +142,33 @@ func TestPrefilterNeverHidesAMatch(t *testing.T) {
 			files = append(files, file{src, s})
 		}
 	}
-	// The real recordings of every harness.
+	// The real recordings of every harness, each case its own root (a
+	// fork's parent is beside it).
 	real := filepath.Join("..", "..", "..", "testdata", "transcripts")
-	for _, h := range []string{"claude", "pi", "codex"} {
-		paths, _ := filepath.Glob(filepath.Join(real, h, "*", "*.jsonl"))
-		if len(paths) == 0 {
-			t.Fatalf("no %s recordings under %s", h, real)
-		}
-		for _, p := range paths {
-			if strings.Contains(p, "errors") {
+	for _, b := range []*harness.Builtin{claude.Plugin(), pi.Plugin(), codex.Plugin()} {
+		cases, _ := filepath.Glob(filepath.Join(real, b.Name, "*"))
+		n := 0
+		for _, dir := range cases {
+			if strings.Contains(dir, "errors") {
 				continue // recordings of refusals decode to an error
 			}
-			var src Source
-			for _, s := range srcs {
-				if s.Harness == h {
-					src = s
+			// A Claude root holds project folders: the case's parent is
+			// the root, the case its one project.
+			root := dir
+			if b.Name == claude.Name {
+				root = filepath.Dir(dir)
+			}
+			src := builtinSource(b, root)
+			ss, _ := src.Files()
+			for _, s := range ss {
+				if filepath.Dir(s.Path) == dir {
+					files = append(files, file{src, s})
+					n++
 				}
 			}
-			if h == "codex" {
-				src.Decoder = codex.Decoder{Roots: []string{filepath.Dir(p)}}
-			}
-			files = append(files, file{src, history.Session{Harness: h, ID: idFromName(filepath.Base(p)), Path: p}})
+		}
+		if n == 0 {
+			t.Fatalf("no %s recordings under %s", b.Name, real)
 		}
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -174,7 +192,7 @@ func TestPrefilterNeverHidesAMatch(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		inherits := f.sess.Harness == "codex" && len(historyBaseThreads(firstLineOf(raw))) > 0
+		inherits := f.src.Inherits != nil && len(f.src.Inherits(firstLineOf(raw))) > 0
 		for k := 0; k < 40 && len(texts) > 0; k++ {
 			s := texts[rng.IntN(len(texts))]
 			if len(s) < 2 {
@@ -186,7 +204,7 @@ func TestPrefilterNeverHidesAMatch(t *testing.T) {
 			if strings.ContainsAny(q, "\r\n") {
 				continue
 			}
-			p := newPlan(q)
+			p := newPlan(q, f.src.SynthesizedWords)
 			if !p.ok || inherits {
 				continue
 			}
@@ -383,7 +401,7 @@ func TestScannerFoldsCase(t *testing.T) {
 		{"ÉTÉ", "ete", false},
 	}
 	for _, c := range cases {
-		sc := newScanner(newPlan(c.q))
+		sc := newScanner(newPlan(c.q, nil))
 		sc.feed([]byte(c.hay), 0)
 		if got := sc.candidate(); got != c.want {
 			t.Errorf("scan %q for %q: candidate %v, want %v", c.hay, c.q, got, c.want)
@@ -392,20 +410,24 @@ func TestScannerFoldsCase(t *testing.T) {
 }
 
 func TestPlan(t *testing.T) {
+	words := []string{"ran", "request", "failed"}
 	cases := []struct {
 		q     string
+		words []string
 		atoms []string
 		ok    bool
 	}{
-		{"corpus-needle-1", []string{"corpus", "needle", "1"}, true},
-		{"Request failed", nil, false}, // only synthesized words
-		{"é", nil, false},
-		{"--", nil, false},
-		{"go test ./...", []string{"test", "go"}, true},
-		{"abc abcd", []string{"abcd"}, true},
+		{"corpus-needle-1", nil, []string{"corpus", "needle", "1"}, true},
+		{"Request failed", words, nil, false},                        // only synthesized words
+		{"Request failed", nil, []string{"request", "failed"}, true}, // a harness that writes neither
+		{"failed to ran", words, []string{"to"}, true},               // "ran" and "failed" prove nothing
+		{"é", nil, nil, false},
+		{"--", nil, nil, false},
+		{"go test ./...", nil, []string{"test", "go"}, true},
+		{"abc abcd", nil, []string{"abcd"}, true},
 	}
 	for _, c := range cases {
-		p := newPlan(c.q)
+		p := newPlan(c.q, c.words)
 		if p.ok != c.ok || fmt.Sprint(p.atoms) != fmt.Sprint(c.atoms) {
 			t.Errorf("newPlan(%q) = %v %v, want %v %v", c.q, p.atoms, p.ok, c.atoms, c.ok)
 		}

@@ -1,0 +1,49 @@
+package service
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/notesoup/notesoup/shared/history/search"
+)
+
+// SearchOptions configure Search.
+type SearchOptions struct {
+	// CacheDir holds cached answers; "" disables the cache.
+	CacheDir string
+	// PerSession bounds the entries kept per session
+	// (search.DefaultPerSession when 0).
+	PerSession int
+}
+
+// Search runs a literal query over every session of every harness (see
+// package search): one source per harness the service reaches, built in or
+// an external plugin, under the service's roots for it (WithRoots) or the
+// harness's own. A harness that cannot be reached or described is named in
+// the result's Errors and the others are still searched; the error is the
+// query's own (empty, several lines, too many entries per session).
+func (s *Service) Search(ctx context.Context, query string, opts SearchOptions) (search.Result, error) {
+	var srcs []search.Source
+	var errs []string
+	for _, name := range s.host.Names() {
+		h, err := s.host.Harness(ctx, name)
+		if err != nil {
+			errs = append(errs, err.Error())
+			continue
+		}
+		desc, err := h.Describe(ctx)
+		if err != nil {
+			errs = append(errs, fmt.Sprintf("%s: %v", name, err))
+			continue
+		}
+		src := search.FromHarness(ctx, h, desc, s.roots[name])
+		src.Harness = name // as the host named it, which it checked Describe against
+		srcs = append(srcs, src)
+	}
+	res, err := search.Search(query, search.Options{Sources: srcs, CacheDir: opts.CacheDir, PerSession: opts.PerSession})
+	if err != nil {
+		return res, err
+	}
+	res.Errors = append(errs, res.Errors...)
+	return res, nil
+}
