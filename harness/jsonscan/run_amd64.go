@@ -1,3 +1,5 @@
+//go:build amd64 && !purego
+
 package jsonscan
 
 // run is Run in assembly: sixteen bytes per step, escapes stepped over
