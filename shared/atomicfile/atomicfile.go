@@ -1,8 +1,11 @@
 // Package atomicfile replaces files so that a reader, or the next process
 // after a crash, sees the old content or the new, never a mix: a temporary
 // file in the same folder is written, fsynced and renamed over the target,
-// and the folder is fsynced so the rename itself is durable. The notes
-// store, the reset state and `notesoup install` all write through it.
+// and the folder is fsynced so the rename itself is durable. Every file
+// notesoup replaces goes through it (notes, reset state, `notesoup install`,
+// the session description cache, the test model server's files), except
+// the search answer cache, which skips the fsyncs on purpose: a torn cache
+// fails its checksum and costs one cold search.
 package atomicfile
 
 import (
