@@ -26,20 +26,6 @@ const (
 	maxTitleRunes = 120
 )
 
-// ListSessions lists the main transcripts under root
-// (<root>/<project slug>/<sessionId>.jsonl). Subagent files
-// (<sessionId>/subagents/...) are not sessions of their own. A missing root
-// lists nothing.
-func ListSessions(root string) ([]history.Session, error) { return FindSessions(root, "") }
-
-// FindSessions is ListSessions describing only the files whose names may
-// hold an id starting with idPrefix (harness.NameMayHold).
-func FindSessions(root, idPrefix string) ([]history.Session, error) {
-	files, err := SessionFiles([]string{root}, idPrefix)
-	sessions, derr := harness.Describe(harness.Paths(files), Describe, nil)
-	return sessions, errors.Join(err, derr)
-}
-
 // SessionFiles lists the main transcripts under roots whose names may hold
 // an id starting with idPrefix, without reading them: each one's Harness,
 // ID (the file name) and Path. A root is read through a symbolic link, and

@@ -73,7 +73,7 @@ func TestListSessions(t *testing.T) {
 	if err := os.WriteFile(titled, []byte(b.String()), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	ss, err := ListSessions(root)
+	ss, err := listSessions(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestListSessions(t *testing.T) {
 	if err != nil || s.Title != "fix the flaky test" {
 		t.Errorf("untitled session title = %q, %v", s.Title, err)
 	}
-	if ss, err := ListSessions(filepath.Join(root, "absent")); err != nil || len(ss) != 0 {
+	if ss, err := listSessions(filepath.Join(root, "absent")); err != nil || len(ss) != 0 {
 		t.Errorf("missing root: %v, %v", ss, err)
 	}
 }
@@ -129,16 +129,16 @@ func TestFindSessionsReadsOnlyNamedFiles(t *testing.T) {
 		{prefix: "", want: 3},
 	}
 	for _, tc := range tests {
-		got, err := FindSessions(root, tc.prefix)
+		got, err := findSessions(root, tc.prefix)
 		if err != nil {
-			t.Fatalf("FindSessions(%q): %v", tc.prefix, err)
+			t.Fatalf("findSessions(%q): %v", tc.prefix, err)
 		}
 		if len(got) != tc.want {
-			t.Errorf("FindSessions(%q) described %d sessions, want %d", tc.prefix, len(got), tc.want)
+			t.Errorf("findSessions(%q) described %d sessions, want %d", tc.prefix, len(got), tc.want)
 		}
 		for _, s := range got {
 			if !strings.HasPrefix(s.ID, tc.prefix) {
-				t.Errorf("FindSessions(%q) described %s", tc.prefix, s.ID)
+				t.Errorf("findSessions(%q) described %s", tc.prefix, s.ID)
 			}
 		}
 	}

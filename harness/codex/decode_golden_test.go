@@ -36,7 +36,7 @@ func TestRecordedTranscripts(t *testing.T) {
 		if len(files) == 0 {
 			continue
 		}
-		listed, err := ListSessions([]string{dir})
+		listed, err := listSessions([]string{dir})
 		if err != nil {
 			t.Fatalf("%s: list: %v", dir, err)
 		}

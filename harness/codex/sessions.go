@@ -29,28 +29,6 @@ const (
 	threadIDLen = 36
 )
 
-// ListSessions finds the Codex rollouts under roots (DefaultRoots when roots
-// is nil) and describes each from its session_meta, its first user prompt
-// and its last line, newest first. Missing roots are skipped, and so are
-// files whose first line is not a session_meta.
-func ListSessions(roots []string) ([]history.Session, error) { return FindSessions(roots, "") }
-
-// FindSessions is ListSessions describing only the files whose names may
-// hold an id starting with idPrefix (harness.NameMayHold).
-func FindSessions(roots []string, idPrefix string) ([]history.Session, error) {
-	if roots == nil {
-		var err error
-		if roots, err = DefaultRoots(); err != nil {
-			return nil, err
-		}
-	}
-	files, err := SessionFiles(roots, idPrefix)
-	if err != nil {
-		return nil, err
-	}
-	return harness.Describe(harness.Paths(files), Describe, nil)
-}
-
 // SessionFiles lists the rollouts (rollout-*.jsonl at any depth: the date
 // directories of sessions/, the flat archived_sessions/) under roots whose
 // names may hold an id starting with idPrefix, without reading them: each

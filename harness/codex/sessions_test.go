@@ -11,7 +11,7 @@ import (
 )
 
 func TestListSessions(t *testing.T) {
-	got, err := ListSessions(append(homeRoots("home"), filepath.Join(testdataDir, "no-such-dir")))
+	got, err := listSessions(append(homeRoots("home"), filepath.Join(testdataDir, "no-such-dir")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func TestListSessionsSkipsAndBounds(t *testing.T) {
 	write("2026/12/05/rollout-2026-12-05T00-00-00-notmeta.jsonl", prompt)
 	write("2026/12/05/other.jsonl", meta)
 	write("2026/12/05/rollout-empty.jsonl", "")
-	got, err := ListSessions([]string{root})
+	got, err := listSessions([]string{root})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +173,7 @@ func BenchmarkListSessions(b *testing.B) {
 	b.SetBytes(total)
 	b.ResetTimer()
 	for b.Loop() {
-		got, err := ListSessions([]string{root})
+		got, err := listSessions([]string{root})
 		if err != nil || len(got) != n {
 			b.Fatalf("listed %d sessions, %v", len(got), err)
 		}

@@ -32,28 +32,6 @@ const (
 	idLen = 36
 )
 
-// ListSessions finds the Pi session files under roots (DefaultRoots when
-// roots is nil) and describes each from its header, its first user prompt
-// and its last entry, newest first. Roots that do not exist are skipped, and
-// so are .jsonl files without a valid Pi header (pi itself ignores them).
-func ListSessions(roots []string) ([]history.Session, error) { return FindSessions(roots, "") }
-
-// FindSessions is ListSessions describing only the files whose names may
-// hold an id starting with idPrefix (harness.NameMayHold).
-func FindSessions(roots []string, idPrefix string) ([]history.Session, error) {
-	if roots == nil {
-		var err error
-		if roots, err = DefaultRoots(); err != nil {
-			return nil, err
-		}
-	}
-	files, err := SessionFiles(roots, idPrefix)
-	if err != nil {
-		return nil, err
-	}
-	return harness.Describe(harness.Paths(files), Describe, nil)
-}
-
 // SessionFiles lists the .jsonl files under roots whose names may hold an
 // id starting with idPrefix, without reading them: each one's Harness, ID
 // (the UUID that ends its name) and Path. It returns what it found with

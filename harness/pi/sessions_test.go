@@ -52,7 +52,7 @@ func TestListSessions(t *testing.T) {
 	writeFile(t, filepath.Join(flat, "multi.jsonl"), multi)
 	writeFile(t, filepath.Join(flat, "far.jsonl"), far)
 
-	got, err := ListSessions([]string{root, flat, filepath.Join(root, "missing"), root})
+	got, err := listSessions([]string{root, flat, filepath.Join(root, "missing"), root})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func BenchmarkListSessions(b *testing.B) {
 	b.SetBytes(total)
 	b.ResetTimer()
 	for b.Loop() {
-		got, err := ListSessions([]string{root})
+		got, err := listSessions([]string{root})
 		if err != nil || len(got) != n {
 			b.Fatalf("listed %d sessions, %v", len(got), err)
 		}
