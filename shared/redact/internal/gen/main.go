@@ -757,9 +757,12 @@ func leading(n *syntax.Regexp) ([]string, bool) {
 		}
 		// Extend by what must follow: literals and small classes, while
 		// the set stays small.
+		if _, exact := exactSet(n.Sub[i]); !exact {
+			return lits, true
+		}
 		for _, s := range n.Sub[i+1:] {
-			next, ok := literalSet(s)
-			if !ok || len(lits)*len(next) > maxStarts || !exactLeading(n.Sub[i]) {
+			next, ok := exactSet(s)
+			if !ok || len(lits)*len(next) > maxStarts {
 				break
 			}
 			var ext []string
@@ -773,13 +776,6 @@ func leading(n *syntax.Regexp) ([]string, bool) {
 		return lits, true
 	}
 	return nil, false
-}
-
-// exactLeading reports whether n matches exactly one of the literals
-// leading returns for it (so what follows n follows them directly).
-func exactLeading(n *syntax.Regexp) bool {
-	_, ok := literalSet(n)
-	return ok
 }
 
 // literalSet returns the strings n matches when it is a case-sensitive
