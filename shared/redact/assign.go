@@ -14,10 +14,6 @@ import (
 // of the code a history page shows, so they run often, and Go's regexp
 // engine would cost more than decoding the transcript (BENCHMARKS.md).
 
-// secretWords are the stems every secret name holds (see secretName),
-// lower-case: the prefilter's triggers for the assignment and flag rules.
-var secretWords = []string{"pass", "pwd", "secret", "token", "key"}
-
 // keyQualifiers are the words that make a name ending in "key" a secret's
 // (API_KEY, SECRET_KEY, privateKey, AWS_SECRET_ACCESS_KEY); "key" alone,
 // primary_key or ssh_key name no secret.

@@ -46,6 +46,17 @@ type glRule struct {
 	// groups describes each capture group, the whole match first.
 	groups []glGroup
 	allow  []glAllow
+
+	// once makes fn, the finder, on the rule's first use: most rules
+	// never fire in a process.
+	once sync.Once
+	fn   func(string) []span
+}
+
+// spans returns the spans r masks in s (the caller checks the keywords).
+func (r *glRule) spans(s string) []span {
+	r.once.Do(func() { r.fn = r.find() })
+	return r.fn(s)
 }
 
 // glGroup describes a capture group: marker, how many bytes at its start

@@ -1,176 +1,35 @@
 package redact
 
-import (
-	"fmt"
-	"sync"
-)
+import "github.com/notesoup/notesoup/shared/redact/internal/ac"
 
 // The prefilter: one pass over a text finds which rules can match it, so
 // only those run. Every rule lists trigger literals (gitleaks' keywords and
 // the project's own, ASCII, matched case-insensitively), and an
-// Aho-Corasick automaton, made a DFA over byte classes, finds all of them
-// at once, one table load per byte. A pass of strings.Contains per literal
+// Aho-Corasick automaton, made a DFA over byte classes (internal/ac),
+// finds all of them at once, one table load per byte. A pass of strings.Contains per literal
 // (several hundred) or lower-casing the text first would cost more than
 // the masking itself, which runs on every event of every history page.
 
-// maxRuleWords bounds the rules the prefilter can tell apart (64 each).
-const maxRuleWords = 8
-
 // ruleSet is a set of rule indices.
-type ruleSet [maxRuleWords]uint64
+type ruleSet [ac.MaxRuleWords]uint64
 
 func (rs *ruleSet) has(i int) bool { return rs[i>>6]&(1<<(i&63)) != 0 }
-func (rs *ruleSet) add(i int)      { rs[i>>6] |= 1 << (i & 63) }
 
-// acDFA is the automaton.
+// acDFA is the automaton's tables (internal/ac describes them).
 type acDFA struct {
-	// class maps a byte to its column: one per byte that occurs in a
-	// trigger, upper-case ASCII letters sharing their lower-case letter's,
-	// and column 0 for every other byte.
-	class  [256]uint8
-	stride uint32
-	// delta is the transition table, row by row, each entry the offset
-	// (state × stride) of the next state's row, so a step is one add and
-	// one load.
-	delta []uint32
-	// States from row offset outFrom on end at least one trigger; out
-	// holds their rule sets in that order.
+	class   [256]uint8
+	stride  uint32
+	delta   []uint32
 	outFrom uint32
 	out     []ruleSet
-	// maxLen is the longest trigger's length.
-	maxLen int
+	maxLen  int
 }
 
-// automaton is built on first use from every rule's triggers.
-var automaton = sync.OnceValue(func() *acDFA {
-	rs := rules()
-	triggers := make([][]string, len(rs))
-	for i := range rs {
-		triggers[i] = rs[i].triggers
-	}
-	return buildDFA(triggers)
-})
-
-// buildDFA returns the automaton that finds, for each i, whether a text
-// holds one of triggers[i] (lower-case ASCII, matched ASCII
-// case-insensitively).
-func buildDFA(triggers [][]string) *acDFA {
-	if len(triggers) > 64*maxRuleWords {
-		panic(fmt.Sprintf("redact: %d rules, the prefilter tells %d apart", len(triggers), 64*maxRuleWords))
-	}
-	a := &acDFA{}
-	nclass := 1
-	for _, ts := range triggers {
-		for _, t := range ts {
-			for i := 0; i < len(t); i++ {
-				c := t[i]
-				if c >= 0x80 || c >= 'A' && c <= 'Z' {
-					panic(fmt.Sprintf("redact: trigger %q is not lower-case ASCII", t))
-				}
-				if a.class[c] == 0 {
-					a.class[c] = uint8(nclass)
-					nclass++
-				}
-			}
-		}
-	}
-	if nclass > 255 {
-		panic("redact: too many trigger bytes")
-	}
-	for c := 'A'; c <= 'Z'; c++ {
-		a.class[c] = a.class[c+'a'-'A']
-	}
-
-	// The trie, with each node's rule set.
-	type node struct {
-		next  []int32 // by class; 0 = none (the root is never a child)
-		out   ruleSet
-		fail  int32
-		isOut bool
-	}
-	nodes := []node{{next: make([]int32, nclass)}}
-	for i, ts := range triggers {
-		for _, t := range ts {
-			n := int32(0)
-			for j := 0; j < len(t); j++ {
-				c := a.class[t[j]]
-				if nodes[n].next[c] == 0 {
-					nodes = append(nodes, node{next: make([]int32, nclass)})
-					nodes[n].next[c] = int32(len(nodes) - 1)
-				}
-				n = nodes[n].next[c]
-			}
-			nodes[n].out.add(i)
-			nodes[n].isOut = true
-		}
-	}
-
-	// Breadth first: failure links, outputs inherited along them, and
-	// every missing transition filled from the failure state's (already
-	// complete, being shallower).
-	order := []int32{0}
-	for q := 0; q < len(order); q++ {
-		n := order[q]
-		for c := 0; c < nclass; c++ {
-			child := nodes[n].next[c]
-			if child == 0 {
-				if n != 0 {
-					nodes[n].next[c] = nodes[nodes[n].fail].next[c]
-				}
-				continue
-			}
-			if n != 0 {
-				f := nodes[nodes[n].fail].next[c]
-				nodes[child].fail = f
-				for w := range nodes[child].out {
-					nodes[child].out[w] |= nodes[f].out[w]
-				}
-				nodes[child].isOut = nodes[child].isOut || nodes[f].isOut
-			}
-			order = append(order, child)
-		}
-	}
-
-	// Number the states so those with output come last.
-	id := make([]uint32, len(nodes))
-	next := uint32(0)
-	for _, want := range []bool{false, true} {
-		for n := range nodes {
-			if nodes[n].isOut == want {
-				id[n] = next
-				next++
-			}
-		}
-	}
-	for _, ts := range triggers {
-		for _, t := range ts {
-			a.maxLen = max(a.maxLen, len(t))
-		}
-	}
-	a.stride = uint32(nclass)
-	a.delta = make([]uint32, len(nodes)*nclass)
-	a.out = make([]ruleSet, 0, len(nodes))
-	for n := range nodes {
-		row := id[n] * a.stride
-		for c := 0; c < nclass; c++ {
-			a.delta[row+uint32(c)] = id[nodes[n].next[c]] * a.stride
-		}
-	}
-	outStates := 0
-	for n := range nodes {
-		if nodes[n].isOut {
-			outStates++
-		}
-	}
-	a.outFrom = uint32(len(nodes)-outStates) * a.stride
-	a.out = make([]ruleSet, outStates)
-	for n := range nodes {
-		if nodes[n].isOut {
-			a.out[id[n]-uint32(len(nodes)-outStates)] = nodes[n].out
-		}
-	}
-	return a
-}
+// automaton returns the prefilter. Its tables are data generated with the
+// rules (prefilter_tables.go, from ownTriggers and gitleaks' keywords):
+// building them takes a millisecond, more than a history page's masking,
+// and every helper process would pay it.
+func automaton() *acDFA { return &prefilter }
 
 // scan returns the rules one of whose triggers s holds. A long text is
 // scanned as four interleaved streams over its quarters (each from the

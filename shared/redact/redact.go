@@ -19,6 +19,7 @@ package redact
 import (
 	mathbits "math/bits"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -68,43 +69,66 @@ type rule struct {
 	// texts (see prefilter.go). For the project's rules this is an
 	// optimisation; for gitleaks' it is the rule's meaning (its keywords).
 	triggers []string
-	// find returns the spans to mask in s, in order and disjoint.
+	// find returns the spans to mask in s, in order and disjoint (the
+	// project's rules).
 	find func(s string) []span
-	// gitleaks is true of gitleaks' rules, whose keywords are part of the
-	// rule (see triggers).
-	gitleaks bool
+	// gl is the gitleaks rule, for gitleaks' rules.
+	gl *glRule
 }
+
+// spans returns the spans r masks in s.
+func (r *rule) spans(s string) []span {
+	if r.gl != nil {
+		return r.gl.spans(s)
+	}
+	return r.find(s)
+}
+
+// ownRules are the project's rules, with their triggers from ownTriggers
+// (triggers.go), which is in the same order.
+var ownRules = sync.OnceValue(func() []rule {
+	rs := []rule{
+		// The BEGIN line stays (it says what the block was); the body goes
+		// up to the END line or, in a text cut short, as far as it looks
+		// like a body (base64, PGP armour headers, JSON-escaped newlines).
+		{kind: KindPrivateKey, find: regexFind(`(-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----)(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s\\:,-]*)`, 0)},
+		// An Anthropic key is distinctive enough to mask wherever it is,
+		// even glued to a word (ANTHROPIC_KEY_sk-ant-…).
+		{kind: KindAnthropic, find: regexFind(`(sk-ant-)[A-Za-z0-9_-]{20,}`, KeepChars)},
+		{kind: KindOpenAI, find: findOpenAI},
+		{kind: KindGitHub, find: regexFind(`(gh[pousr]_)[A-Za-z0-9]{30,}`, KeepChars)},
+		{kind: KindGitHub, find: regexFind(`(github_pat_)[A-Za-z0-9_]{22,}`, KeepChars)},
+		{kind: KindAWS, find: regexFind(`((?:AKIA|ASIA))[0-9A-Z]{16}\b`, KeepChars)},
+		{kind: KindSlack, find: regexFind(`(xox[abposr]-)[A-Za-z0-9-]{10,}`, KeepChars)},
+		{kind: KindGoogle, find: regexFind(`(AIza)[0-9A-Za-z_-]{35}`, KeepChars)},
+		{kind: KindJWT, find: regexFind(`(eyJ)[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`, KeepChars)},
+		{kind: KindURLPassword, find: findURLPasswords},
+		{kind: KindAuthorization, find: findAuthorization},
+		{kind: KindAuthorization, find: findBearer},
+		{kind: KindAssignment, find: findAssignments},
+		{kind: KindAssignment, find: findFlags},
+	}
+	if len(rs) != len(ownTriggers) {
+		panic("redact: ownRules and ownTriggers differ in length")
+	}
+	for i := range rs {
+		rs[i].triggers = ownTriggers[i]
+	}
+	return rs
+})
 
 // rules are tried in order, each on the text the earlier ones left; a
 // span already masked is never masked again, so earlier rules win on
 // overlap. The project's own rules come first: they keep the kinds and
 // markers callers and tests know, and gitleaks' rules fill in the many
-// formats they lack.
+// formats they lack. The prefilter's tables number the rules in this
+// order.
+// Mask reaches the gitleaks rules by index without this list.
 var rules = sync.OnceValue(func() []rule {
-	rs := []rule{
-		// The BEGIN line stays (it says what the block was); the body goes
-		// up to the END line or, in a text cut short, as far as it looks
-		// like a body (base64, PGP armour headers, JSON-escaped newlines).
-		{KindPrivateKey, []string{"private key"}, regexFind(`(-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----)(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s\\:,-]*)`, 0), false},
-		// An Anthropic key is distinctive enough to mask wherever it is,
-		// even glued to a word (ANTHROPIC_KEY_sk-ant-…).
-		{KindAnthropic, []string{"sk-ant-"}, regexFind(`(sk-ant-)[A-Za-z0-9_-]{20,}`, KeepChars), false},
-		{KindOpenAI, []string{"sk-"}, findOpenAI, false},
-		{KindGitHub, []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, regexFind(`(gh[pousr]_)[A-Za-z0-9]{30,}`, KeepChars), false},
-		{KindGitHub, []string{"github_pat_"}, regexFind(`(github_pat_)[A-Za-z0-9_]{22,}`, KeepChars), false},
-		{KindAWS, []string{"akia", "asia"}, regexFind(`((?:AKIA|ASIA))[0-9A-Z]{16}\b`, KeepChars), false},
-		{KindSlack, []string{"xox"}, regexFind(`(xox[abposr]-)[A-Za-z0-9-]{10,}`, KeepChars), false},
-		{KindGoogle, []string{"aiza"}, regexFind(`(AIza)[0-9A-Za-z_-]{35}`, KeepChars), false},
-		{KindJWT, []string{".eyj"}, regexFind(`(eyJ)[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`, KeepChars), false},
-		{KindURLPassword, []string{"://"}, findURLPasswords, false},
-		{KindAuthorization, []string{"authorization"}, findAuthorization, false},
-		{KindAuthorization, []string{"bearer"}, findBearer, false},
-		{KindAssignment, secretWords, findAssignments, false},
-		{KindAssignment, secretWords, findFlags, false},
-	}
+	rs := slices.Clone(ownRules())
 	for i := range gitleaksRules {
 		r := &gitleaksRules[i]
-		rs = append(rs, rule{Kind(r.id), r.keywords, r.find(), true})
+		rs = append(rs, rule{kind: Kind(r.id), triggers: r.keywords, gl: r})
 	}
 	return rs
 })
@@ -140,26 +164,35 @@ func Mask(s string) string {
 	if s == "" {
 		return s
 	}
-	rs := rules()
 	fired := automaton().scan(s)
 	// The set bits in order: most texts fire a few rules or none, and
 	// testing each of the hundreds of rules' bits would cost more than the
-	// scan.
+	// scan. A gitleaks rule is reached through its table entry alone, not
+	// rules(): making every rule's entry would touch all of the table, a
+	// dozen page faults, more than a page of history costs to mask.
+	own := ownRules()
 	for w, bits := range fired {
 		for bits != 0 {
 			i := w<<6 | mathbits.TrailingZeros64(bits)
 			bits &= bits - 1
-			s = rs[i].mask(s)
+			if i < len(own) {
+				s = own[i].mask(s)
+			} else {
+				gl := &gitleaksRules[i-len(own)]
+				s = applySpans(s, gl.spans(s), Kind(gl.id))
+			}
 		}
 	}
 	return s
 }
 
-// mask replaces every span r finds in s with r's marker. A span already
+// mask replaces every span r finds in s with r's marker.
+func (r *rule) mask(s string) string { return applySpans(s, r.spans(s), r.kind) }
+
+// applySpans replaces the spans of s with kind k's marker. A span already
 // followed by a marker, or holding one, is left alone, so masking twice
 // changes nothing and a later rule does not swallow an earlier one's mask.
-func (r *rule) mask(s string) string {
-	spans := r.find(s)
+func applySpans(s string, spans []span, k Kind) string {
 	if spans == nil {
 		return s
 	}
@@ -173,7 +206,7 @@ func (r *rule) mask(s string) string {
 			b.Grow(len(s))
 		}
 		b.WriteString(s[last:sp.from])
-		b.WriteString(marker(r.kind))
+		b.WriteString(marker(k))
 		last = sp.to
 	}
 	if last == 0 {
@@ -195,7 +228,7 @@ func Kinds(s string) []Kind {
 	var out []Kind
 	for i := range rules() {
 		r := &rules()[i]
-		if r.gitleaks && !holdsFold(s, r.triggers) {
+		if r.gl != nil && !holdsFold(s, r.triggers) {
 			continue
 		}
 		if r.mask(s) == s {

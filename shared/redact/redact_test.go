@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/notesoup/notesoup/shared/redact/internal/ac"
 )
 
 // Fake secrets, built from pieces so the source holds no literal key a
@@ -238,7 +240,7 @@ func maskAll(s string) string {
 	orig := s
 	for i := range rules() {
 		r := &rules()[i]
-		if r.gitleaks && !holdsFold(orig, r.triggers) {
+		if r.gl != nil && !holdsFold(orig, r.triggers) {
 			continue
 		}
 		s = r.mask(s)
@@ -309,6 +311,30 @@ func TestAutomatonFindsEveryTrigger(t *testing.T) {
 	}
 }
 
+// TestPrefilterTablesAreCurrent: the generated tables are those built
+// from the rules' triggers as they are now (ownTriggers and the generated
+// gitleaks rules). Run `go generate ./shared/redact` when it fails.
+func TestPrefilterTablesAreCurrent(t *testing.T) {
+	rs := rules()
+	var triggers [][]string
+	for i := range rs {
+		triggers = append(triggers, rs[i].triggers)
+	}
+	want, err := ac.Build(triggers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := automaton()
+	outs := make([]ruleSet, len(want.Out))
+	for i, o := range want.Out {
+		outs[i] = o
+	}
+	if got.class != want.Class || got.stride != want.Stride || got.outFrom != want.OutFrom || got.maxLen != want.MaxLen ||
+		!slices.Equal(got.delta, want.Delta) || !slices.Equal(got.out, outs) {
+		t.Fatal("prefilter_tables.go is not built from the current triggers; run go generate ./shared/redact")
+	}
+}
+
 // TestGitleaksRules checks the generated table: every regexp compiles,
 // every rule has keywords, and the release named in gen.go is the one the
 // table was generated from (run `go generate ./shared/redact` after
@@ -317,7 +343,8 @@ func TestGitleaksRules(t *testing.T) {
 	if len(gitleaksRules) < 200 {
 		t.Errorf("only %d gitleaks rules", len(gitleaksRules))
 	}
-	for _, r := range gitleaksRules {
+	for i := range gitleaksRules {
+		r := &gitleaksRules[i]
 		re, err := regexp.Compile(r.regex)
 		if err != nil {
 			t.Errorf("%s: %v", r.id, err)

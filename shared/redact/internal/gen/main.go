@@ -19,7 +19,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"go/ast"
 	"go/format"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -31,6 +34,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/notesoup/notesoup/shared/redact/internal/ac"
 )
 
 // module is the Go module gitleaks is published as.
@@ -95,7 +100,9 @@ type allowlist struct {
 func main() {
 	version := flag.String("version", "", "gitleaks release to take the rules from, e.g. v8.30.1")
 	src := flag.String("src", "", "directory of an unpacked gitleaks module (default: the module cache, via go mod download)")
-	out := flag.String("out", "gitleaks_rules.go", "file to write")
+	out := flag.String("out", "gitleaks_rules.go", "file to write the rules to")
+	triggers := flag.String("triggers", "triggers.go", "Go file whose ownTriggers literal holds the project's rules' triggers")
+	tables := flag.String("tables", "prefilter_tables.go", "file to write the prefilter's tables to")
 	flag.Parse()
 	if *version == "" {
 		fatal(errors.New("-version is required"))
@@ -107,11 +114,22 @@ func main() {
 			fatal(err)
 		}
 	}
-	code, err := generate(dir, *version)
+	code, keywords, err := generate(dir, *version)
+	if err != nil {
+		fatal(err)
+	}
+	own, err := ownTriggers(*triggers)
+	if err != nil {
+		fatal(err)
+	}
+	tab, err := prefilterTables(append(own, keywords...), *version)
 	if err != nil {
 		fatal(err)
 	}
 	if err := os.WriteFile(*out, code, 0o644); err != nil {
+		fatal(err)
+	}
+	if err := os.WriteFile(*tables, tab, 0o644); err != nil {
 		fatal(err)
 	}
 }
@@ -158,22 +176,23 @@ func download(version string) (string, error) {
 }
 
 // generate reads dir's config/gitleaks.toml and LICENSE and returns the
-// Go source of the rule table.
-func generate(dir, version string) ([]byte, error) {
+// Go source of the rule table and the keywords of the rules it holds, in
+// their order.
+func generate(dir, version string) ([]byte, [][]string, error) {
 	license, err := os.ReadFile(filepath.Join(dir, "LICENSE"))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var cfg config
 	md, err := toml.DecodeFile(filepath.Join(dir, "config", "gitleaks.toml"), &cfg)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if und := md.Undecoded(); len(und) > 0 {
-		return nil, fmt.Errorf("gitleaks.toml has keys the generator does not know, decide what they mean for masking first: %v", und)
+		return nil, nil, fmt.Errorf("gitleaks.toml has keys the generator does not know, decide what they mean for masking first: %v", und)
 	}
 	if len(cfg.Extend) > 0 {
-		return nil, errors.New("gitleaks.toml extends another config; the generator reads one file")
+		return nil, nil, errors.New("gitleaks.toml extends another config; the generator reads one file")
 	}
 
 	var b bytes.Buffer
@@ -192,18 +211,19 @@ func generate(dir, version string) ([]byte, error) {
 	}
 	for _, a := range cfg.Allowlists {
 		if len(a.TargetRules) > 0 {
-			return nil, fmt.Errorf("a global allowlist targets rules %v; the generator does not handle targetRules yet", a.TargetRules)
+			return nil, nil, fmt.Errorf("a global allowlist targets rules %v; the generator does not handle targetRules yet", a.TargetRules)
 		}
 		global = append(global, a)
 	}
 	b.WriteString("// gitleaksAllow are gitleaks' global allowlists: a finding of any rule\n// they allow is not masked.\n")
 	b.WriteString("var gitleaksAllow = ")
 	if err := writeAllowlists(&b, global); err != nil {
-		return nil, fmt.Errorf("global allowlist: %v", err)
+		return nil, nil, fmt.Errorf("global allowlist: %v", err)
 	}
 	b.WriteString("\n\n")
 
 	var notes []string
+	var keywords [][]string
 	b.WriteString("// gitleaksRules are gitleaks' rules in its order.\nvar gitleaksRules = []glRule{\n")
 	for _, r := range cfg.Rules {
 		why := skipReason(r)
@@ -211,9 +231,11 @@ func generate(dir, version string) ([]byte, error) {
 			notes = append(notes, fmt.Sprintf("%s: %s", r.ID, why))
 			continue
 		}
-		if err := writeRule(&b, r); err != nil {
-			return nil, fmt.Errorf("rule %s: %v", r.ID, err)
+		kw, err := writeRule(&b, r)
+		if err != nil {
+			return nil, nil, fmt.Errorf("rule %s: %v", r.ID, err)
 		}
+		keywords = append(keywords, kw)
 	}
 	b.WriteString("}\n\n")
 	b.WriteString("// gitleaksSkipped are the gitleaks rules left out, and why.\nvar gitleaksSkipped = []string{\n")
@@ -221,7 +243,8 @@ func generate(dir, version string) ([]byte, error) {
 		fmt.Fprintf(&b, "\t%s,\n", strconv.Quote(n))
 	}
 	b.WriteString("}\n")
-	return format.Source(b.Bytes())
+	code, err := format.Source(b.Bytes())
+	return code, keywords, err
 }
 
 // skipReason says why r is left out, or "" to keep it.
@@ -241,18 +264,19 @@ func skipReason(r rule) string {
 	return ""
 }
 
-// writeRule writes one glRule literal.
-func writeRule(b *bytes.Buffer, r rule) error {
+// writeRule writes one glRule literal and returns its keywords,
+// lower-cased.
+func writeRule(b *bytes.Buffer, r rule) ([]string, error) {
 	re, err := regexp.Compile(r.Regex)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if r.SecretGroup > re.NumSubexp() {
-		return fmt.Errorf("secretGroup %d but only %d groups", r.SecretGroup, re.NumSubexp())
+		return nil, fmt.Errorf("secretGroup %d but only %d groups", r.SecretGroup, re.NumSubexp())
 	}
 	tree, err := syntax.Parse(r.Regex, syntax.Perl)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	groups := make([]group, re.NumSubexp()+1)
 	groups[0] = measure(tree)
@@ -270,12 +294,12 @@ func writeRule(b *bytes.Buffer, r rule) error {
 	}
 	if len(kw) == 0 {
 		// A rule without keywords would run its regexp over every text.
-		return errors.New("no keywords")
+		return nil, errors.New("no keywords")
 	}
 	for _, k := range kw {
 		for i := 0; i < len(k); i++ {
 			if k[i] >= 0x80 {
-				return fmt.Errorf("keyword %q is not ASCII; the prefilter folds ASCII only", k)
+				return nil, fmt.Errorf("keyword %q is not ASCII; the prefilter folds ASCII only", k)
 			}
 		}
 	}
@@ -328,12 +352,12 @@ func writeRule(b *bytes.Buffer, r rule) error {
 	if len(rules) > 0 {
 		b.WriteString("\t\tallow: ")
 		if err := writeAllowlists(b, rules); err != nil {
-			return err
+			return nil, err
 		}
 		b.WriteString(",\n")
 	}
 	b.WriteString("\t},\n")
-	return nil
+	return kw, nil
 }
 
 // writeAllowlists writes a []glAllow literal. Paths and commits are
@@ -875,4 +899,92 @@ func maxLen(n *syntax.Regexp) int {
 		return m
 	}
 	return 0
+}
+
+// ownTriggers reads the ownTriggers literal of the Go file path: a
+// [][]string of string literals (shared/redact/triggers.go).
+func ownTriggers(path string) ([][]string, error) {
+	f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.VAR {
+			continue
+		}
+		for _, spec := range g.Specs {
+			v := spec.(*ast.ValueSpec)
+			if len(v.Names) != 1 || v.Names[0].Name != "ownTriggers" || len(v.Values) != 1 {
+				continue
+			}
+			outer, ok := v.Values[0].(*ast.CompositeLit)
+			if !ok {
+				return nil, fmt.Errorf("%s: ownTriggers is not a literal", path)
+			}
+			var sets [][]string
+			for _, e := range outer.Elts {
+				inner, ok := e.(*ast.CompositeLit)
+				if !ok {
+					return nil, fmt.Errorf("%s: an ownTriggers element is not a literal", path)
+				}
+				var set []string
+				for _, x := range inner.Elts {
+					lit, ok := x.(*ast.BasicLit)
+					if !ok || lit.Kind != token.STRING {
+						return nil, fmt.Errorf("%s: an ownTriggers trigger is not a string literal", path)
+					}
+					t, err := strconv.Unquote(lit.Value)
+					if err != nil {
+						return nil, err
+					}
+					set = append(set, t)
+				}
+				sets = append(sets, set)
+			}
+			return sets, nil
+		}
+	}
+	return nil, fmt.Errorf("%s: no ownTriggers", path)
+}
+
+// prefilterTables returns the Go source of the prefilter's tables for the
+// rules' triggers, in rule order (the project's rules, then gitleaks').
+func prefilterTables(triggers [][]string, version string) ([]byte, error) {
+	a, err := ac.Build(triggers)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "// Code generated by shared/redact/internal/gen from triggers.go and gitleaks %s keywords; DO NOT EDIT.\n\n", version)
+	b.WriteString("package redact\n\n")
+	fmt.Fprintf(&b, "// prefilter finds which of the %d rules' triggers a text holds (%d states).\n", len(triggers), len(a.Delta)/int(a.Stride))
+	b.WriteString("var prefilter = acDFA{\n\tclass: [256]uint8{")
+	for i, c := range a.Class {
+		if i%32 == 0 {
+			b.WriteString("\n\t\t")
+		}
+		fmt.Fprintf(&b, "%d, ", c)
+	}
+	fmt.Fprintf(&b, "\n\t},\n\tstride: %d,\n\tdelta: prefilterDelta[:],\n\toutFrom: %d,\n\tout: prefilterOut[:],\n\tmaxLen: %d,\n}\n\n", a.Stride, a.OutFrom, a.MaxLen)
+	b.WriteString("// prefilterDelta is the prefilter's transition table.\nvar prefilterDelta = [...]uint32{")
+	for i, d := range a.Delta {
+		if i%int(a.Stride) == 0 {
+			b.WriteString("\n\t")
+		}
+		fmt.Fprintf(&b, "%d,", d)
+	}
+	b.WriteString("\n}\n\n// prefilterOut are the rules of the states that end a trigger.\nvar prefilterOut = [...]ruleSet{")
+	for _, o := range a.Out {
+		b.WriteString("\n\t{")
+		for w, x := range o {
+			if w > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "%#x", x)
+		}
+		b.WriteString("},")
+	}
+	b.WriteString("\n}\n")
+	return format.Source(b.Bytes())
 }

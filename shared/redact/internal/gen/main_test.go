@@ -83,9 +83,12 @@ func TestRequiredLiterals(t *testing.T) {
 // or of a path AND a regexp are dropped and the rest kept, keywords are
 // lower-cased.
 func TestGenerate(t *testing.T) {
-	code, err := generate("testdata/mod", "v0.0.1")
+	code, kw, err := generate("testdata/mod", "v0.0.1")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !slices.EqualFunc(kw, [][]string{{"fxt_"}}, slices.Equal) {
+		t.Errorf("keywords = %q, want those of the one rule kept", kw)
 	}
 	src := string(code)
 	for _, want := range []string{
@@ -116,7 +119,7 @@ func TestGenerate(t *testing.T) {
 // TestGenerateRefusesUnknownKeys: a key the generator does not know stops
 // it, so a new gitleaks feature is looked at before it changes masking.
 func TestGenerateRefusesUnknownKeys(t *testing.T) {
-	_, err := generate("testdata/unknown", "v0.0.1")
+	_, _, err := generate("testdata/unknown", "v0.0.1")
 	if err == nil || !strings.Contains(err.Error(), "validate") {
 		t.Fatalf("generate = %v, want an error naming the unknown key", err)
 	}
