@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # update-secret-rules.sh — move shared/redact to another gitleaks release's
-# secret rules and regenerate its table (shared/redact/gitleaks_rules.go).
+# secret rules and regenerate its tables (shared/redact/gitleaks_rules.go,
+# and prefilter_tables.go, the keyword prefilter built from them).
 #
 #   scripts/update-secret-rules.sh [VERSION]
 #

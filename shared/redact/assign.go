@@ -30,10 +30,10 @@ const minValue = 4
 
 // findAssignments finds the values given to secret-named variables, keys
 // and fields: NAME=value, name: value, "name": "value", name := value,
-// name => value. A quoted value is masked whole, spaces included, up to its
-// closing quote on the same line (a backslash-escaped quote, as in a
-// JSON-encoded command, closes at the same escaped quote); an unquoted one
-// runs to a space, quote or one of & , ; [ ] { } ( ) < > \.
+// name => value, NAME ?= value. A quoted value is masked whole, spaces
+// included, up to its closing quote on the same line (a backslash-escaped
+// quote, as in a JSON-encoded command, closes at the same escaped quote);
+// an unquoted one runs to a space, quote or one of & , ; [ ] { } ( ) < > \.
 func findAssignments(s string) []span {
 	var out []span
 	for p := 0; p < len(s); p++ {
@@ -58,7 +58,11 @@ func findAssignments(s string) []span {
 		case c == ':' && next == '=' || c == '=' && next == '>':
 			opEnd++
 		}
-		a, b := nameBefore(s, p)
+		opStart := p
+		if c == '=' && p > 0 && s[p-1] == '?' {
+			opStart-- // make's NAME ?= value
+		}
+		a, b := nameBefore(s, opStart)
 		if a == b || !secretName(s[a:b]) {
 			continue
 		}

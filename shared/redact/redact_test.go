@@ -112,6 +112,7 @@ func TestMaskIssue17(t *testing.T) {
 		{"secretKey camel", `secretKey: "abcd1234efgh"`, `secretKey: "[REDACTED secret]"`, []Kind{KindAssignment}},
 		{"APIKey acronym", `cfg.APIKey := "abcd1234efgh"`, `cfg.APIKey := "[REDACTED secret]"`, []Kind{KindAssignment}},
 		{"x-api-key header", "x-api-key: abcd1234efgh", "x-api-key: [REDACTED secret]", []Kind{KindAssignment}},
+		{"make default", "DB_PASSWORD ?= hunter22", "DB_PASSWORD ?= [REDACTED secret]", []Kind{KindAssignment}},
 		{"fat arrow", "'password' => 'hunter22',", "'password' => '[REDACTED secret]',", []Kind{KindAssignment}},
 		// --password VALUE.
 		{"flag value", "mysql --user root --password hunter22 db", "mysql --user root --password [REDACTED secret] db", []Kind{KindAssignment}},
