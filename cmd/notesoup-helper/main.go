@@ -22,8 +22,7 @@ import (
 
 	"github.com/notesoup/notesoup/harness/builtins"
 	"github.com/notesoup/notesoup/helper"
-	"github.com/notesoup/notesoup/host/plugindir"
-	"github.com/notesoup/notesoup/internal/handover"
+	"github.com/notesoup/notesoup/internal/oneshot"
 	"github.com/notesoup/notesoup/service"
 )
 
@@ -41,28 +40,22 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "hook" {
 		same = args
 	}
-	if overrides := plugindir.Discover(plugindir.DefaultDirs()); len(overrides) > 0 {
-		err := handOver(overrides[0], same)
+	var policy oneshot.Policy // no plugin host in this binary
+	if err := policy.Start(same); err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
 		return 1
 	}
 	open := func() (*service.Service, func(), error) {
-		s, err := service.New(&builtins.Local{})
-		return s, func() {}, err
+		h := policy.Harnesses()
+		s, err := service.New(h)
+		if err != nil {
+			h.Close()
+			return nil, nil, err
+		}
+		return s, h.Close, nil
 	}
 	if len(args) > 0 && args[0] == "hook" {
 		return builtins.RunHook(context.Background(), name+" hook", open, args[1:], stdin, stdout, stderr)
 	}
 	return helper.Main(context.Background(), name, open, args, stdin, stdout, stderr)
-}
-
-// handOver replaces this process with the full binary running args, which
-// loads external plugins; stdin has not been read, so the request passes
-// through. It returns only on failure.
-func handOver(override plugindir.External, args []string) error {
-	full, err := handover.Find(handover.HostBinary, "notesoup")
-	if err != nil {
-		return fmt.Errorf("the external plugin %s overrides the harness %q and only the full notesoup binary can load plugins: %w", override.Path, override.Name, err)
-	}
-	return handover.Exec(full, args)
 }

@@ -23,8 +23,15 @@ func serviceOver(h service.Harnesses, closeFn func(), opts ...service.Option) (*
 	return s, closeFn, nil
 }
 
-// runHelper answers one request. cmd/notesoup-helper gives the same answer
-// from a binary that starts faster.
+// newService returns the service of a one-shot command, whose harnesses
+// follow internal/oneshot's policy; the caller calls the returned close.
+// Every such command builds it here.
+func newService(opts ...service.Option) (*service.Service, func(), error) {
+	h := policy.Harnesses()
+	return serviceOver(h, h.Close, opts...)
+}
+
+// runHelper answers one request.
 func runHelper(args []string, stdout, stderr io.Writer) int {
 	return helper.Main(context.Background(), "notesoup helper", func() (*service.Service, func(), error) { return newService() }, args, os.Stdin, stdout, stderr)
 }

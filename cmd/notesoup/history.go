@@ -6,13 +6,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/notesoup/notesoup/harness/claude"
-	"github.com/notesoup/notesoup/harness/codex"
-	"github.com/notesoup/notesoup/harness/pi"
+	"github.com/notesoup/notesoup/harness/builtins"
 	"github.com/notesoup/notesoup/service"
 	"github.com/notesoup/notesoup/shared/history"
 	"github.com/notesoup/notesoup/shared/termsafe"
@@ -22,14 +22,75 @@ func init() {
 	register("history", "list, search and read persisted sessions of Claude Code, Pi and Codex", runHistory)
 }
 
-// historyRoots are the roots the CLI reads sessions from; empty means each
-// harness's default.
+// historyRoots are the roots the CLI reads sessions from, by harness name
+// (--root NAME=DIR, or its alias --NAME-root DIR for a built-in); a harness
+// not named reads its own default roots.
 type historyRoots struct {
-	claude, pi, codex histMultiFlag
+	dirs map[string][]string
 	// showSecrets turns off the masking of API keys, tokens and private
 	// keys in history output (shared/redact).
 	showSecrets bool
 }
+
+// add appends one root of a harness.
+func (r *historyRoots) add(harness, dir string) {
+	if r.dirs == nil {
+		r.dirs = map[string][]string{}
+	}
+	r.dirs[harness] = append(r.dirs[harness], dir)
+}
+
+// of returns the roots given for a harness; nil means its defaults.
+func (r *historyRoots) of(harness string) []string { return r.dirs[harness] }
+
+// options returns the service options that set the given roots, checking
+// each name against the harnesses there are (names), so a misspelt --root
+// is an error rather than a silently ignored flag.
+func (r *historyRoots) options(names []string) ([]service.Option, error) {
+	given := make([]string, 0, len(r.dirs))
+	for h := range r.dirs {
+		given = append(given, h)
+	}
+	sort.Strings(given)
+	var opts []service.Option
+	for _, h := range given {
+		if !slices.Contains(names, h) {
+			return nil, fmt.Errorf("--root %s=%s: there is no harness %q (harnesses: %s)", h, r.dirs[h][0], h, strings.Join(names, ", "))
+		}
+		opts = append(opts, service.WithRoots(h, r.dirs[h]...))
+	}
+	return opts, nil
+}
+
+// rootFlag is --root NAME=DIR: one root of any harness, an external
+// plugin's too.
+type rootFlag struct{ r *historyRoots }
+
+// String implements flag.Value.
+func (f rootFlag) String() string { return "" }
+
+// Set implements flag.Value: each use adds one root.
+func (f rootFlag) Set(v string) error {
+	name, dir, ok := strings.Cut(v, "=")
+	if !ok || name == "" || dir == "" {
+		return fmt.Errorf("want NAME=DIR, a harness and a directory of its sessions, e.g. %s=/some/dir", builtins.Names()[0])
+	}
+	f.r.add(name, dir)
+	return nil
+}
+
+// aliasRootFlag is --NAME-root DIR, short for --root NAME=DIR, kept for the
+// built-in harnesses.
+type aliasRootFlag struct {
+	r       *historyRoots
+	harness string
+}
+
+// String implements flag.Value.
+func (f aliasRootFlag) String() string { return "" }
+
+// Set implements flag.Value: each use adds one root.
+func (f aliasRootFlag) Set(v string) error { f.r.add(f.harness, v); return nil }
 
 // histMultiFlag is a repeatable string flag.
 type histMultiFlag []string
@@ -41,18 +102,30 @@ func (m *histMultiFlag) String() string { return strings.Join(*m, ",") }
 func (m *histMultiFlag) Set(v string) error { *m = append(*m, v); return nil }
 
 // historyService returns the service the history commands use: sessions are
-// listed and decoded by the harness plugins, under the given roots.
+// listed and decoded by the harnesses, under the given roots. It is
+// newService with the roots checked against the harnesses there are, an
+// external plugin's included.
 func historyService(roots historyRoots) (*service.Service, func(), error) {
-	var opts []service.Option
-	for harness, rs := range map[string][]string{claude.Name: roots.claude, pi.Name: roots.pi, codex.Name: roots.codex} {
-		if len(rs) > 0 {
-			opts = append(opts, service.WithRoots(harness, rs...))
-		}
+	h := policy.Harnesses()
+	opts, err := roots.options(h.Names())
+	if err != nil {
+		h.Close()
+		return nil, nil, err
 	}
-	return newService(opts...)
+	return serviceOver(h, h.Close, opts...)
 }
 
-const historyUsage = `Usage:
+// historyUsage is the history command's help; the root aliases are listed
+// from the built-in harnesses.
+func historyUsage() string {
+	aliases := make([]string, 0, len(builtins.Names()))
+	for _, n := range builtins.Names() {
+		aliases = append(aliases, "--"+n+"-root")
+	}
+	return fmt.Sprintf(historyUsageFormat, strings.Join(aliases, ", "))
+}
+
+const historyUsageFormat = `Usage:
   notesoup history sessions [--harness h] [--cwd dir] [--query text] [--limit n] [--json]
   notesoup history list [--session sel] [--query text] [--role r]... [--window id] [--after seq | --before seq | --oldest] [--limit n] [--json]
   notesoup history read [--session sel] --seq n [--offset n] [--json]
@@ -61,10 +134,12 @@ const historyUsage = `Usage:
 
 --show-secrets prints API keys, tokens and private keys verbatim (masked by default).
 
-Roots (repeatable; default: where each harness writes):
-  --claude-root dir   (default $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects)
-  --pi-root dir       (default pi's session dirs, honouring PI_CODING_AGENT_DIR)
-  --codex-root dir    (default $CODEX_HOME/sessions and archived_sessions)
+Roots (repeatable; default: where each harness writes, as notesoup plugins
+lists them):
+  --root NAME=DIR     sessions of harness NAME under DIR (any harness, an
+                      external plugin's too)
+  --NAME-root DIR     short for --root NAME=DIR, for the built-ins:
+                      %s
 
 Session selectors: latest (default), <harness>:latest, <harness>:<id>, or a
 unique id prefix; never a path. --query is a literal, case-insensitive substring.
@@ -73,7 +148,7 @@ See docs/history-sessions.md.
 
 func runHistory(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprint(stdout, historyUsage)
+		fmt.Fprint(stdout, historyUsage())
 		return 0
 	}
 	switch args[0] {
@@ -88,16 +163,17 @@ func runHistory(args []string, stdout, stderr io.Writer) int {
 	case "search":
 		return runSearch(args[1:], stdout, stderr)
 	}
-	fmt.Fprintf(stderr, "notesoup history: unknown subcommand %q\n\n%s", args[0], historyUsage)
+	fmt.Fprintf(stderr, "notesoup history: unknown subcommand %q\n\n%s", args[0], historyUsage())
 	return 2
 }
 
 func newHistoryFlags(name string, stderr io.Writer, roots *historyRoots) *flag.FlagSet {
 	fs := flag.NewFlagSet("notesoup history "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Var(&roots.claude, "claude-root", "Claude Code projects directory (repeatable)")
-	fs.Var(&roots.pi, "pi-root", "Pi sessions directory (repeatable)")
-	fs.Var(&roots.codex, "codex-root", "Codex sessions directory (repeatable)")
+	fs.Var(rootFlag{roots}, "root", "NAME=DIR: read harness NAME's sessions under DIR instead of its defaults (repeatable; any harness)")
+	for _, n := range builtins.Names() {
+		fs.Var(aliasRootFlag{roots, n}, n+"-root", fmt.Sprintf("DIR: short for --root %s=DIR (repeatable)", n))
+	}
 	fs.BoolVar(&roots.showSecrets, "show-secrets", false, "show API keys, tokens and private keys verbatim instead of masked")
 	return fs
 }

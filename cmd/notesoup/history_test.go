@@ -113,3 +113,43 @@ func TestHistoryCLIJSONAndNotice(t *testing.T) {
 		t.Errorf("state on an unknown window: exit %d, %s", code, errs)
 	}
 }
+
+// TestHistoryRootFlags: --root NAME=DIR sets the roots of any harness the
+// service knows, --NAME-root DIR is its alias for each built-in, and a root
+// of no harness is an error, not a silently ignored flag.
+func TestHistoryRootFlags(t *testing.T) {
+	root := copyClaudeFixture(t, "basic.jsonl", cliSID)[1] // the --claude-root value
+	empty := t.TempDir()
+	quiet := []string{"--root", "pi=" + empty, "--root", "codex=" + empty}
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stdout string
+		stderr string
+	}{
+		{"--root NAME=DIR", append([]string{"--root", "claude=" + root}, quiet...), 0, "claude:" + cliSID, ""},
+		{"the built-in alias", append([]string{"--claude-root", root}, quiet...), 0, "claude:" + cliSID, ""},
+		{"alias and --root add up", append([]string{"--claude-root", empty, "--root", "claude=" + root}, quiet...), 0, "claude:" + cliSID, ""},
+		{"an empty root has no sessions", append([]string{"--root", "claude=" + empty}, quiet...), 0, "(no sessions)", ""},
+		{"a harness that does not exist", []string{"--root", "gemini=" + root}, 1, "", `there is no harness "gemini" (harnesses: claude, pi, codex)`},
+		{"no directory", []string{"--root", "claude="}, 2, "", "want NAME=DIR"},
+		{"no name", []string{"--root", root}, 2, "", "want NAME=DIR"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errs, code := runCLI(t, append([]string{"history", "sessions"}, tc.args...)...)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d; stderr: %s", code, tc.code, errs)
+			}
+			if !strings.Contains(out, tc.stdout) || !strings.Contains(errs, tc.stderr) {
+				t.Errorf("stdout %q, stderr %q; want %q and %q", out, errs, tc.stdout, tc.stderr)
+			}
+		})
+	}
+	// The help lists an alias for every built-in, and no other.
+	help, _, _ := runCLI(t, "history", "--help")
+	if !strings.Contains(help, "--claude-root, --pi-root, --codex-root") || !strings.Contains(help, "--root NAME=DIR") {
+		t.Errorf("help does not list --root and the aliases:\n%s", help)
+	}
+}

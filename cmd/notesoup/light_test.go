@@ -28,7 +28,8 @@ func TestLightBuild(t *testing.T) {
 		t.Fatalf("go list: %v", err)
 	}
 	for _, d := range strings.Fields(string(out)) {
-		for _, heavy := range []string{"google.golang.org/grpc", "google.golang.org/protobuf", "github.com/hashicorp/go-plugin", "github.com/modelcontextprotocol/go-sdk", "github.com/notesoup/notesoup/mcpserver"} {
+		for _, heavy := range []string{"google.golang.org/grpc", "google.golang.org/protobuf", "github.com/hashicorp/go-plugin", "github.com/hashicorp/go-hclog",
+			"github.com/modelcontextprotocol/go-sdk", "golang.org/x/net/http2", "github.com/notesoup/notesoup/mcpserver", "github.com/notesoup/notesoup/contract/pluginrpc"} {
 			if d == heavy || strings.HasPrefix(d, heavy+"/") || d == "github.com/notesoup/notesoup/host" {
 				t.Errorf("the light build links %s", d)
 			}
@@ -61,7 +62,11 @@ func TestLightBuild(t *testing.T) {
 		{name: "answers the helper itself", bin: light, args: []string{"helper"}, stdin: limits, wantOut: `"source":"claude: model window"`},
 		{name: "hands the plugin listing over", bin: light, args: []string{"plugins", "--json"}, wantOut: `"source": "built-in"`},
 		{name: "hands every command over under an external plugin", bin: light, args: []string{"helper"}, pluginDir: plugins, stdin: limits, wantOut: `"source":"testplugin"`},
-		{name: "says what to install without notesoup-host", bin: alone, args: []string{"mcp"}, wantErr: "notesoup-host"},
+		{name: "hands limits over under an external plugin", bin: light, args: []string{"limits", "--harness", "claude", "--json"}, pluginDir: plugins, wantOut: `"source": "testplugin"`},
+		{name: "hands notes over under an external plugin", bin: light, args: []string{"notes", "list"}, pluginDir: plugins, wantOut: "No notes."},
+		{name: "notes are handed over, not answered here", bin: alone, args: []string{"notes", "list"}, pluginDir: plugins, wantErr: "reinstall with `make build`"},
+		{name: "says what to install without the full build", bin: alone, args: []string{"mcp"}, wantErr: "reinstall with `make build`"},
+		{name: "the same under a plugin", bin: alone, args: []string{"helper"}, pluginDir: plugins, stdin: limits, wantErr: "reinstall with `make build`"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -70,6 +75,9 @@ func TestLightBuild(t *testing.T) {
 			cmd.Env = append(testbin.SampleEnv(home), "NOTESOUP_PLUGIN_DIR="+tc.pluginDir, "PATH="+t.TempDir())
 			cmd.Stdin = strings.NewReader(tc.stdin)
 			testbin.Expect(t, cmd, tc.wantOut, tc.wantErr)
+			if s, _ := cmd.Stderr.(*strings.Builder); s != nil && strings.Contains(s.String(), handover.HostBinary) {
+				t.Errorf("stderr names the internal binary %s: %q", handover.HostBinary, s.String())
+			}
 		})
 	}
 }

@@ -4,9 +4,10 @@
 //
 // It builds two ways. Plain (`go install`) it is everything. With the
 // "light" tag (`make build` installs that as bin/notesoup, beside the plain
-// build named notesoup-host) it leaves out the plugin host, gRPC and the MCP
+// build, which only it runs) it leaves out the plugin host, gRPC and the MCP
 // SDK, whose initialisation would cost 20–30 ms of every command, and hands
-// the commands that need them to notesoup-host (light.go).
+// the commands that need them to the plain build (light.go,
+// internal/oneshot).
 package main
 
 import (
@@ -14,6 +15,8 @@ import (
 	"io"
 	"os"
 	"sort"
+
+	"github.com/notesoup/notesoup/internal/oneshot"
 )
 
 // command is one subcommand of the notesoup binary. Each subcommand lives in
@@ -26,9 +29,9 @@ type command struct {
 
 var commands = map[string]command{}
 
-// preRun, when set, runs before any command in a real process (the light
-// build hands the whole command over from there when it must).
-var preRun func(args []string)
+// policy is how one-shot commands reach the harnesses (internal/oneshot);
+// the full build gives it the plugin host (harnesses.go).
+var policy oneshot.Policy
 
 // Summaries of the commands that exist in both builds but run only in the
 // full one.
@@ -49,8 +52,11 @@ func register(name, summary string, run func(args []string, stdout, stderr io.Wr
 }
 
 func main() {
-	if preRun != nil {
-		preRun(os.Args[1:])
+	// Before any command reads stdin: a build without the plugin host
+	// hands the whole command over here when an external plugin exists.
+	if err := policy.Start(os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "notesoup:", err)
+		os.Exit(1)
 	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }

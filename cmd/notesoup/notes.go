@@ -1,19 +1,27 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/notesoup/notesoup/shared/termsafe"
 	"io"
 	"os"
 	"strings"
 
+	"github.com/notesoup/notesoup/service"
 	"github.com/notesoup/notesoup/shared/notes"
+	"github.com/notesoup/notesoup/shared/termsafe"
 )
 
 func init() {
 	register("notes", "list, read, write, edit and delete notes (list|read|write|edit|delete)", runNotes)
+}
+
+// notesTools maps each operation to the notes tool that performs it.
+var notesTools = map[string]string{
+	"list": notes.ToolList, "read": notes.ToolRead, "write": notes.ToolWrite,
+	"edit": notes.ToolEdit, "delete": notes.ToolDelete,
 }
 
 // notesStdin is where `notes write` reads the note text from without
@@ -96,47 +104,65 @@ func runNotes(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "notesoup notes %s: expected %s, got %d arguments (%s)\n", op, map[bool]string{true: "at most one PREFIX", false: "one NAME"}[op == "list"], len(pos), strings.Join(pos, " "))
 		return 2
 	}
-	sp, err := notes.Open(*home).Space(*cwd)
-	if err != nil {
-		fmt.Fprintln(stderr, "notesoup notes:", err)
-		return 1
-	}
-	var res notes.Result
+	// The request as the notes tools take it, for the service that every
+	// front end calls.
+	var req any
 	switch op {
 	case "list":
-		req := notes.ListRequest{}
+		r := notes.ListRequest{}
 		if len(pos) == 1 {
-			req.Prefix = pos[0]
+			r.Prefix = pos[0]
 		}
-		res, err = sp.List(req)
+		req = r
 	case "read":
-		var r notes.ReadResult
-		r, err = sp.Read(notes.ReadRequest{Name: pos[0], From: *from, To: *to})
-		if err == nil && *raw && !*asJSON {
-			io.WriteString(stdout, r.Content)
-			return 0
-		}
-		res = r
+		req = notes.ReadRequest{Name: pos[0], From: *from, To: *to}
 	case "write":
-		var data []byte
+		src := notesStdin
 		if *file != "" {
-			data, err = os.ReadFile(*file)
-		} else {
-			data, err = io.ReadAll(notesStdin)
+			f, err := openInputFile(*file)
+			if err != nil {
+				fmt.Fprintln(stderr, "notesoup notes write: reading the note text:", err)
+				return 1
+			}
+			defer f.Close()
+			src = f
 		}
+		// One byte past the largest note is enough for the store to refuse
+		// the text as too large, in its own words.
+		data, err := io.ReadAll(io.LimitReader(src, notes.MaxNoteBytes+1))
 		if err != nil {
 			fmt.Fprintln(stderr, "notesoup notes write: reading the note text:", err)
 			return 1
 		}
-		res, err = sp.Write(notes.WriteRequest{Name: pos[0], Content: string(data)})
+		req = notes.WriteRequest{Name: pos[0], Content: string(data)}
 	case "edit":
 		if !flagSet(fs, "old") || !flagSet(fs, "new") {
 			fmt.Fprintln(stderr, "notesoup notes edit: give both --old TEXT and --new TEXT (--new \"\" deletes the text)")
 			return 2
 		}
-		res, err = sp.Edit(notes.EditRequest{Name: pos[0], OldText: *oldText, NewText: *newText})
+		req = notes.EditRequest{Name: pos[0], OldText: *oldText, NewText: *newText}
 	case "delete":
-		res, err = sp.Delete(notes.DeleteRequest{Name: pos[0]})
+		req = notes.DeleteRequest{Name: pos[0]}
+	}
+	reqJSON, err := json.Marshal(req)
+	if err != nil {
+		fmt.Fprintln(stderr, "notesoup notes:", err)
+		return 1
+	}
+	var opts []service.Option
+	if *home != "" {
+		opts = append(opts, service.WithHome(*home))
+	}
+	svc, done, err := newService(opts...)
+	if err != nil {
+		fmt.Fprintln(stderr, "notesoup notes:", err)
+		return 1
+	}
+	defer done()
+	res, err := svc.Notes(context.Background(), service.Caller{Cwd: *cwd}, notesTools[op], reqJSON)
+	if r, ok := res.(notes.ReadResult); ok && err == nil && *raw && !*asJSON {
+		io.WriteString(stdout, r.Content)
+		return 0
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "notesoup notes %s: %v\n", op, err)

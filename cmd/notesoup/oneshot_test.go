@@ -4,24 +4,26 @@ package main
 
 import (
 	"context"
-	"errors"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/notesoup/notesoup/harness"
-	"github.com/notesoup/notesoup/host"
 	"github.com/notesoup/notesoup/internal/testbin"
 	"github.com/notesoup/notesoup/shared/reset"
 )
 
-// TestOneShotHonoursOverrides: built-ins are called in-process, but a
-// harness an external plugin overrides is the plugin's answer, as it is in
-// the MCP server.
+// TestOneShotHonoursOverrides: with the real plugin host, a one-shot
+// command calls the built-ins in-process, but a harness an external plugin
+// overrides is the plugin's answer, as it is in the MCP server.
 func TestOneShotHonoursOverrides(t *testing.T) {
 	dir := t.TempDir()
 	testbin.TestPlugin(t, dir, "pi")
 	t.Setenv("NOTESOUP_PLUGIN_DIR", dir)
 	t.Setenv("NOTESOUP_HOME", t.TempDir())
-	o := newOneShot()
+	o := policy.Harnesses()
 	defer o.Close()
 	ctx := context.Background()
 	tests := []struct {
@@ -54,7 +56,52 @@ func TestOneShotHonoursOverrides(t *testing.T) {
 			}
 		})
 	}
-	if _, err := o.Harness(ctx, "gemini"); !errors.Is(err, host.ErrUnknownHarness) {
-		t.Errorf("unknown harness error = %v, want host.ErrUnknownHarness", err)
+}
+
+// TestNotesAndLimitsUnderAPlugin: `notesoup notes` and `notesoup limits`
+// answer through the service like every other front end, so an external
+// plugin that overrides a harness is the one `limits` asks, and the notes
+// commands keep working beside it.
+func TestNotesAndLimitsUnderAPlugin(t *testing.T) {
+	plugins := t.TempDir()
+	testbin.TestPlugin(t, plugins, "pi")
+	t.Setenv("NOTESOUP_PLUGIN_DIR", plugins)
+	home, proj := t.TempDir(), t.TempDir()
+	t.Setenv("NOTESOUP_HOME", home)
+	t.Setenv("HOME", home)
+	os.Mkdir(filepath.Join(proj, ".git"), 0o755)
+	tests := []struct {
+		name       string
+		args       []string
+		stdin      string
+		wantSource string // limits --json: the native point's source
+		wantOut    string // otherwise: a substring of stdout
+	}{
+		{name: "limits asks the overriding plugin", args: []string{"limits", "--harness", "pi", "--window", "200000", "--json"}, wantSource: "testplugin"},
+		{name: "limits of a harness no plugin overrides", args: []string{"limits", "--harness", "claude", "--window", "200000", "--json"}, wantSource: "claude: model window"},
+		{name: "notes write", args: []string{"notes", "write", "plan.md", "--cwd", proj}, stdin: "# Plan\n", wantOut: "Created plan.md"},
+		{name: "notes read", args: []string{"notes", "read", "plan.md", "--cwd", proj}, wantOut: "1\t# Plan"},
+		{name: "notes list", args: []string{"notes", "list", "--cwd", proj}, wantOut: "plan.md"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			notesStdin = strings.NewReader(tc.stdin)
+			out, errs, code := runCLI(t, tc.args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			if tc.wantSource == "" {
+				if !strings.Contains(out, tc.wantOut) {
+					t.Fatalf("stdout %q lacks %q", out, tc.wantOut)
+				}
+				return
+			}
+			var got struct {
+				Native reset.NativePoint `json:"native"`
+			}
+			if err := json.Unmarshal([]byte(out), &got); err != nil || got.Native.Source != tc.wantSource {
+				t.Fatalf("native source %q (%v), want %q; stdout %s", got.Native.Source, err, tc.wantSource, out)
+			}
+		})
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -9,9 +10,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/notesoup/notesoup/harness/claude"
-	"github.com/notesoup/notesoup/harness/codex"
-	"github.com/notesoup/notesoup/harness/pi"
+	"github.com/notesoup/notesoup/service"
 	"github.com/notesoup/notesoup/shared/reset"
 )
 
@@ -19,18 +18,19 @@ func init() {
 	register("limits", "print a harness's native compaction point and the budget's warning and hard points, with their sources", runLimits)
 }
 
-// limitsResolvers maps a harness to its Thresholds. The plugin host may
-// replace entries to resolve through the harness plugins.
-var limitsResolvers = map[string]reset.Resolver{
-	"claude": claude.Thresholds,
-	"pi":     pi.Thresholds,
-	"codex":  codex.Thresholds,
-}
+// maxLimitsFileBytes bounds the --settings and --usage files: each is a
+// few kilobytes of JSON, and the helper protocol takes no request larger
+// than helper.MaxRequestBytes (8 MiB) either, so a wrong path (a log, a
+// device) is refused before it fills memory.
+const maxLimitsFileBytes = 8 << 20
 
+// runLimits answers as every front end does, through service.Limits: the
+// harness (an external plugin's, when one overrides it) resolves the native
+// point, and the budget policy applies the margins and the cap.
 func runLimits(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("limits", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	harness := fs.String("harness", "", "claude, pi or codex (required)")
+	harness := fs.String("harness", "", "the harness, e.g. claude, pi or codex (required)")
 	model := fs.String("model", "", "model id as the harness names it")
 	window := fs.Int64("window", 0, "the model's context window in tokens, if known")
 	settings := fs.String("settings", "", "merged settings JSON file (Claude: $.settings.read(); Pi: overrides its settings files); its notesoup object sets the margins")
@@ -48,24 +48,33 @@ func runLimits(args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	resolve, ok := limitsResolvers[*harness]
-	if !ok {
-		fmt.Fprintf(stderr, "notesoup limits: --harness %q: want claude, pi or codex\n", *harness)
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "notesoup limits: unexpected argument %q; everything is a flag (see --help)\n", fs.Arg(0))
 		return 2
 	}
-	in := reset.ThresholdInput{Model: *model, ModelWindow: *window, Cwd: *cwd, Home: *home, Env: environ()}
-	if in.Cwd == "" {
-		in.Cwd, _ = os.Getwd()
+	svc, done, err := newService()
+	if err != nil {
+		fmt.Fprintln(stderr, "notesoup limits:", err)
+		return 1
+	}
+	defer done()
+	if *harness == "" {
+		fmt.Fprintf(stderr, "notesoup limits: --harness is required, one of %s\n", strings.Join(svc.Harnesses().Names(), ", "))
+		return 2
+	}
+	req := service.LimitsRequest{CapText: *capArg, ThresholdInput: reset.ThresholdInput{Model: *model, ModelWindow: *window, Cwd: *cwd, Home: *home, Env: environ()}}
+	if req.Cwd == "" {
+		req.Cwd, _ = os.Getwd()
 	}
 	for _, f := range []struct {
 		path string
 		dst  *[]byte
 		name string
-	}{{*settings, &in.Settings, "--settings"}, {*usage, &in.Usage, "--usage"}} {
+	}{{*settings, &req.Settings, "--settings"}, {*usage, &req.Usage, "--usage"}} {
 		if f.path == "" {
 			continue
 		}
-		data, err := os.ReadFile(f.path)
+		data, err := readInputFile(f.path, maxLimitsFileBytes)
 		if err != nil {
 			fmt.Fprintf(stderr, "notesoup limits: %s: %v\n", f.name, err)
 			return 2
@@ -73,45 +82,70 @@ func runLimits(args []string, stdout, stderr io.Writer) int {
 		*f.dst = data
 	}
 	for _, o := range overrides {
-		in.Overrides = append(in.Overrides, "-c", o)
+		req.Overrides = append(req.Overrides, "-c", o)
 	}
 	if *profile != "" {
-		in.Overrides = append(in.Overrides, "--profile", *profile)
+		req.Overrides = append(req.Overrides, "--profile", *profile)
 	}
-	if *capArg != "" {
-		n, err := reset.ParseCap(*capArg)
-		if err != nil {
-			fmt.Fprintf(stderr, "notesoup limits: --cap: %v\n", err)
-			return 2
-		}
-		in.Cap = n
-	}
-	point := resolve(in)
-	marginSettings := in.Settings
-	switch *harness {
-	case "pi":
-		marginSettings = pi.SettingsJSON(in)
-	case "claude":
-		marginSettings = claude.SettingsJSON(in)
-	}
-	margins := reset.MarginsFromSettings(marginSettings)
-	limits, err := reset.ComputeLimits(point, margins, in.Cap)
+	res, err := svc.Limits(context.Background(), *harness, req)
 	if err != nil {
 		fmt.Fprintf(stderr, "notesoup limits: %v\n", err)
+		if _, badCap := errors.AsType[*service.CapError](err); badCap {
+			return 2
+		}
 		return 1
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		enc.Encode(struct {
+		if err := enc.Encode(struct {
 			Harness string            `json:"harness"`
 			Native  reset.NativePoint `json:"native"`
 			Limits  reset.Limits      `json:"limits"`
-		}{*harness, point, limits})
+		}{*harness, res.Native, res.Limits}); err != nil {
+			fmt.Fprintln(stderr, "notesoup limits:", err)
+			return 1
+		}
 		return 0
 	}
-	printLimits(stdout, *harness, point, limits)
+	printLimits(stdout, *harness, res.Native, res.Limits)
 	return 0
+}
+
+// readInputFile reads a file a person named on the command line, at most
+// max bytes (see openInputFile).
+func readInputFile(path string, max int64) ([]byte, error) {
+	f, err := openInputFile(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > max {
+		return nil, fmt.Errorf("%s is larger than %d bytes", path, max)
+	}
+	return data, nil
+}
+
+// openInputFile opens a file a person named on the command line: a regular
+// file only, not a FIFO or a device that never ends.
+func openInputFile(path string) (*os.File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = fmt.Errorf("%s is not a regular file", path)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
 }
 
 func printLimits(w io.Writer, harness string, p reset.NativePoint, l reset.Limits) {
