@@ -3,6 +3,7 @@ package redact
 import (
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -31,6 +32,14 @@ type glRule struct {
 	// the like): the regexp then runs anchored at their occurrences only
 	// (see matchesAt), not over the whole text.
 	starts []string
+	// startsFold is true when starts are matched case-insensitively (they
+	// are then lower-case).
+	startsFold bool
+	// window are lower-case literals one of which every match holds,
+	// case-insensitively, at most before bytes from its start: the regexp
+	// then runs only on windows around their occurrences (see windowed).
+	window []string
+	before int
 	// maxLen is the most bytes a match can take (0: unbounded), so the
 	// anchored regexp runs on a window rather than the rest of the text
 	// (the backtracker Go picks for short inputs clears a bit per byte and
@@ -111,7 +120,7 @@ func (r *glRule) find() func(string) []span {
 	re := lazyRegexp(r.regex)
 	var at *anchored
 	if len(r.starts) > 0 {
-		at = newAnchored(r.regex, r.starts, r.maxLen)
+		at = newAnchored(r.regex, r.starts, r.startsFold, r.maxLen)
 	}
 	allows := sync.OnceValue(func() []compiledAllow { return compileAllows(r.allow) })
 	return func(s string) []span {
@@ -121,9 +130,12 @@ func (r *glRule) find() func(string) []span {
 			}
 		}
 		var ms [][]int
-		if at != nil {
+		switch {
+		case at != nil:
 			ms = at.findAll(s)
-		} else {
+		case len(r.window) > 0 && r.maxLen > 0:
+			ms = windowed(re(), s, r.window, r.before, r.maxLen)
+		default:
 			ms = re().FindAllStringSubmatchIndex(s, -1)
 		}
 		var out []span
@@ -263,6 +275,7 @@ func shannonEntropy(s string) float64 {
 // over most of every history page.
 type anchored struct {
 	starts []string
+	fold   bool
 	maxLen int
 	// first matches at the start of the text; later matches at the text
 	// after one byte of context, which it consumes, so assertions at the
@@ -270,9 +283,10 @@ type anchored struct {
 	first, later func() *regexp.Regexp
 }
 
-func newAnchored(expr string, starts []string, maxLen int) *anchored {
+func newAnchored(expr string, starts []string, fold bool, maxLen int) *anchored {
 	return &anchored{
 		starts: starts,
+		fold:   fold,
 		maxLen: maxLen,
 		first:  lazyRegexp(`^(?:` + expr + `)`),
 		later:  lazyRegexp(`^(?s:.)(?:` + expr + `)`),
@@ -287,6 +301,10 @@ func newAnchored(expr string, starts []string, maxLen int) *anchored {
 func (a *anchored) findAll(s string) [][]int {
 	var out [][]int
 	next := make([]int, len(a.starts)) // next occurrence of each literal, from pos
+	index := indexFrom
+	if a.fold {
+		index = indexFold
+	}
 	for i, l := range a.starts {
 		next[i] = index(s, l, 0)
 	}
@@ -331,8 +349,8 @@ func (a *anchored) findAll(s string) [][]int {
 	}
 }
 
-// index is strings.Index of sub in s from from, as an index into s.
-func index(s, sub string, from int) int {
+// indexFrom is strings.Index of sub in s from from, as an index into s.
+func indexFrom(s, sub string, from int) int {
 	if i := strings.Index(s[from:], sub); i >= 0 {
 		return from + i
 	}
@@ -347,4 +365,83 @@ func containsAny(s string, subs []string) bool {
 		}
 	}
 	return false
+}
+
+// indexFold is indexFrom for a lower-case ASCII sub, matched as a
+// case-insensitive regexp matches it: ASCII case, and K (the Kelvin sign)
+// for k and ſ (long s) for s, as Go's case folding has them.
+func indexFold(s, sub string, from int) int {
+	c0 := sub[0]
+	for i := from; i < len(s); i++ {
+		c := s[i]
+		if c|0x20 != c0 && !(c == 0xe2 && c0 == 'k') && !(c == 0xc5 && c0 == 's') {
+			continue
+		}
+		if foldPrefixLen(s[i:], sub) > 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// foldPrefixLen returns the length of the prefix of s that matches the
+// lower-case ASCII word w case-insensitively (see indexFold), or 0.
+func foldPrefixLen(s, w string) int {
+	i := 0
+	for k := 0; k < len(w); k++ {
+		switch {
+		case i < len(s) && s[i] < 0x80 && (s[i] == w[k] || s[i]|0x20 == w[k] && s[i] >= 'A' && s[i] <= 'Z'):
+			i++
+		case w[k] == 'k' && strings.HasPrefix(s[i:], "\u212a"):
+			i += len("\u212a")
+		case w[k] == 's' && strings.HasPrefix(s[i:], "\u017f"):
+			i += len("\u017f")
+		default:
+			return 0
+		}
+	}
+	return i
+}
+
+// windowed returns what re.FindAllStringSubmatchIndex(s, -1) would, for a
+// regexp every match of which holds one of lits (lower-case, matched
+// case-insensitively) starting at most before bytes after the match's
+// start, and is at most maxLen bytes long, with no assertion before that
+// literal. It runs re only on windows around the literals' occurrences,
+// from before bytes ahead of one to maxLen bytes after it (a byte past any
+// match that holds it), merged where they meet. Inside a window, a match
+// that starts early enough for every way of matching to end before the
+// window does is the whole text's match: nothing it reads is cut. One that
+// starts later cannot be one of the text's (it would hold an occurrence of
+// the window's, and start before the last of them) and is dropped.
+func windowed(re *regexp.Regexp, s string, lits []string, before, maxLen int) [][]int {
+	var occ []int
+	for _, l := range lits {
+		for i := indexFold(s, l, 0); i >= 0; i = indexFold(s, l, i+1) {
+			occ = append(occ, i)
+		}
+	}
+	if occ == nil {
+		return nil
+	}
+	slices.Sort(occ)
+	var out [][]int
+	for k := 0; k < len(occ); {
+		lo, hi := max(occ[k]-before, 0), min(occ[k]+maxLen+1, len(s))
+		for k++; k < len(occ) && occ[k]-before <= hi; k++ {
+			hi = min(occ[k]+maxLen+1, len(s))
+		}
+		for _, m := range re.FindAllStringSubmatchIndex(s[lo:hi], -1) {
+			if hi < len(s) && lo+m[0]+maxLen >= hi {
+				break
+			}
+			for i := range m {
+				if m[i] >= 0 {
+					m[i] += lo
+				}
+			}
+			out = append(out, m)
+		}
+	}
+	return out
 }

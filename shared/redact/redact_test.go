@@ -407,9 +407,10 @@ func BenchmarkMaskCode(b *testing.B) {
 }
 
 // TestGitleaksShortcuts holds the generated shortcuts to the regexps they
-// stand in for: the anchored search (starts, maxLen) must find exactly
-// what the regexp finds over the whole text, and every match must hold one
-// literal of each required set. The texts are each rule's start literals
+// stand in for: the anchored search (starts, maxLen) and the windowed one
+// (window, before, maxLen) must find exactly what the regexp finds over
+// the whole text, and every match must hold one literal of each required
+// set. The texts are each rule's start literals
 // followed by random key-like runs, in random context, and the samples.
 func TestGitleaksShortcuts(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -434,14 +435,23 @@ func TestGitleaksShortcuts(t *testing.T) {
 		for k := 0; k < 10; k++ {
 			texts = append(texts, samples[rng.IntN(len(samples))])
 		}
-		for k := 0; k < 120; k++ {
+		for k := 0; k < 150; k++ {
 			var b strings.Builder
 			for n := rng.IntN(3); n >= 0; n-- {
 				b.WriteString(run(rng.IntN(4)))
-				if len(r.starts) > 0 {
-					b.WriteString(r.starts[rng.IntN(len(r.starts))])
-				} else {
-					b.WriteString(r.keywords[rng.IntN(len(r.keywords))])
+				lit := r.keywords[rng.IntN(len(r.keywords))]
+				switch {
+				case len(r.starts) > 0:
+					lit = r.starts[rng.IntN(len(r.starts))]
+				case len(r.window) > 0:
+					lit = r.window[rng.IntN(len(r.window))]
+				}
+				if rng.IntN(3) == 0 {
+					lit = strings.ToUpper(lit)
+				}
+				b.WriteString(lit)
+				if rng.IntN(2) == 0 {
+					b.WriteString(" = ")
 				}
 				b.WriteString(run(rng.IntN(140)))
 			}
@@ -449,7 +459,7 @@ func TestGitleaksShortcuts(t *testing.T) {
 		}
 		var at *anchored
 		if len(r.starts) > 0 {
-			at = newAnchored(r.regex, r.starts, r.maxLen)
+			at = newAnchored(r.regex, r.starts, r.startsFold, r.maxLen)
 		}
 		for _, s := range texts {
 			want := re.FindAllStringSubmatchIndex(s, -1)
@@ -460,11 +470,17 @@ func TestGitleaksShortcuts(t *testing.T) {
 					}
 				}
 			}
-			if at == nil {
+			var got [][]int
+			switch {
+			case at != nil:
+				got = at.findAll(s)
+			case len(r.window) > 0 && r.maxLen > 0:
+				got = windowed(re, s, r.window, r.before, r.maxLen)
+			default:
 				continue
 			}
-			if got := at.findAll(s); !slices.EqualFunc(got, want, slices.Equal) {
-				t.Fatalf("%s on %q:\nanchored %v\n  regexp %v", r.id, s, got, want)
+			if !slices.EqualFunc(got, want, slices.Equal) {
+				t.Fatalf("%s on %q:\nshortcut %v\n  regexp %v", r.id, s, got, want)
 			}
 		}
 	}

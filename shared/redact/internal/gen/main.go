@@ -333,11 +333,16 @@ func writeRule(b *bytes.Buffer, r rule) ([]string, error) {
 		fmt.Fprintf(b, "{%d, %d}", g.marker, g.min)
 	}
 	b.WriteString("},\n")
-	if starts, ok := leadingLiterals(tree); ok {
+	if starts, fold, ok := leadingLiterals(tree); ok {
 		fmt.Fprintf(b, "\t\tstarts: %s,\n", goStrings(starts))
-		if n := maxLen(tree); n >= 0 {
-			fmt.Fprintf(b, "\t\tmaxLen: %d,\n", n)
+		if fold {
+			b.WriteString("\t\tstartsFold: true,\n")
 		}
+	} else if lits, before, ok := windowLiterals(tree); ok && maxLen(tree) >= 0 {
+		fmt.Fprintf(b, "\t\twindow: %s,\n\t\tbefore: %d,\n", goStrings(lits), before)
+	}
+	if n := maxLen(tree); n >= 0 {
+		fmt.Fprintf(b, "\t\tmaxLen: %d,\n", n)
 	}
 	if sets := requiredLiterals(tree); len(sets) > 0 {
 		b.WriteString("\t\tliterals: [][]string{")
@@ -721,85 +726,194 @@ func minLenOf(set []string) int {
 // maxStarts bounds the literals leadingLiterals returns.
 const maxStarts = 16
 
-// leadingLiterals returns case-sensitive ASCII literals, two bytes or
-// longer, one of which starts every match of n (after empty-width
-// assertions such as \b), or false. The masker then runs the regexp only
-// anchored at their occurrences instead of over the whole text: Go's
-// regexp finds a literal prefix fast by itself, but not one behind \b or
-// in an alternation (vault's "hvs."|"s.", whose "s." ends half the
-// sentences of a transcript).
-func leadingLiterals(n *syntax.Regexp) ([]string, bool) {
-	lits, ok := leading(n)
-	if !ok || len(lits) == 0 {
-		return nil, false
-	}
-	for _, l := range lits {
-		if len(l) < 2 {
-			return nil, false
-		}
+// leadingLiterals returns ASCII literals, two bytes or longer, one of
+// which starts every match of n (after empty-width assertions such as \b),
+// and whether they are matched case-insensitively (then lower-cased), or
+// false. The masker then runs the regexp only anchored at their
+// occurrences instead of over the whole text: Go's regexp finds a literal
+// prefix fast by itself, but not one behind \b, case-folded or in an
+// alternation (vault's "hvs."|"s.", whose "s." ends half the sentences of
+// a transcript).
+func leadingLiterals(n *syntax.Regexp) ([]string, bool, bool) {
+	lits, fold, ok := leading(n)
+	if !ok || len(lits) == 0 || minLenOf(lits) < 2 {
+		return nil, false, false
 	}
 	slices.Sort(lits)
-	return slices.Compact(lits), true
+	return slices.Compact(lits), fold, true
 }
 
 // leading returns the literals every match of n starts with, extended
 // over the literals and small classes that follow them.
-func leading(n *syntax.Regexp) ([]string, bool) {
+func leading(n *syntax.Regexp) ([]string, bool, bool) {
+	if set, fold, ok := alts(n); ok {
+		return set, fold, true
+	}
 	switch n.Op {
-	case syntax.OpLiteral:
-		return literalSet(n)
-	case syntax.OpCharClass:
-		return literalSet(n)
 	case syntax.OpCapture, syntax.OpPlus:
 		return leading(n.Sub[0])
 	case syntax.OpRepeat:
 		if n.Min < 1 {
-			return nil, false
+			return nil, false, false
 		}
 		return leading(n.Sub[0])
 	case syntax.OpAlternate:
 		var out []string
+		anyFold := false
 		for _, s := range n.Sub {
-			l, ok := leading(s)
+			l, fold, ok := leading(s)
 			if !ok {
-				return nil, false
+				return nil, false, false
 			}
 			out = append(out, l...)
+			anyFold = anyFold || fold
 		}
-		return out, len(out) <= maxStarts
+		if anyFold {
+			out = lower(out)
+		}
+		return out, anyFold, len(out) <= maxStarts
 	case syntax.OpConcat:
 		i := 0
 		for i < len(n.Sub) && emptyWidth(n.Sub[i]) {
 			i++
 		}
 		if i == len(n.Sub) {
-			return nil, false
+			return nil, false, false
 		}
-		lits, ok := leading(n.Sub[i])
+		lits, fold, ok := leading(n.Sub[i])
 		if !ok {
-			return nil, false
+			return nil, false, false
+		}
+		if _, _, exact := alts(n.Sub[i]); !exact {
+			return lits, fold, true
 		}
 		// Extend by what must follow: literals and small classes, while
 		// the set stays small.
-		if _, exact := exactSet(n.Sub[i]); !exact {
-			return lits, true
-		}
 		for _, s := range n.Sub[i+1:] {
-			next, ok := exactSet(s)
+			next, f, ok := alts(s)
 			if !ok || len(lits)*len(next) > maxStarts {
 				break
 			}
-			var ext []string
-			for _, a := range lits {
-				for _, b := range next {
-					ext = append(ext, a+b)
-				}
-			}
-			lits = ext
+			lits, fold = cross(lits, next, fold, f), fold || f
 		}
-		return lits, true
+		return lits, fold, true
 	}
-	return nil, false
+	return nil, false, false
+}
+
+// alts returns the strings n matches, when they are few and n is made of
+// ASCII literals, small classes and alternatives and concatenations of
+// them, and whether they match case-insensitively (then they are
+// lower-cased; a case-insensitive match is a superset of the exact one).
+func alts(n *syntax.Regexp) ([]string, bool, bool) {
+	switch n.Op {
+	case syntax.OpLiteral:
+		for _, r := range n.Rune {
+			if r >= 0x80 {
+				return nil, false, false
+			}
+		}
+		if n.Flags&syntax.FoldCase != 0 {
+			return []string{strings.ToLower(string(n.Rune))}, true, true
+		}
+		return []string{string(n.Rune)}, false, true
+	case syntax.OpCharClass:
+		set, ok := literalSet(n)
+		return set, false, ok
+	case syntax.OpCapture:
+		return alts(n.Sub[0])
+	case syntax.OpAlternate:
+		var out []string
+		anyFold := false
+		for _, s := range n.Sub {
+			set, fold, ok := alts(s)
+			if !ok {
+				return nil, false, false
+			}
+			out = append(out, set...)
+			anyFold = anyFold || fold
+		}
+		if anyFold {
+			out = lower(out)
+		}
+		return out, anyFold, len(out) <= maxStarts
+	case syntax.OpConcat:
+		out, fold := []string{""}, false
+		for _, s := range n.Sub {
+			if emptyWidth(s) {
+				continue
+			}
+			set, f, ok := alts(s)
+			if !ok || len(out)*len(set) > maxStarts {
+				return nil, false, false
+			}
+			out, fold = cross(out, set, fold, f), fold || f
+		}
+		return out, fold, true
+	}
+	return nil, false, false
+}
+
+// cross returns every a+b, lower-cased when either side is matched
+// case-insensitively.
+func cross(as, bs []string, foldA, foldB bool) []string {
+	var out []string
+	for _, a := range as {
+		for _, b := range bs {
+			out = append(out, a+b)
+		}
+	}
+	if foldA || foldB {
+		out = lower(out)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// lower lower-cases every string of ss, dropping duplicates.
+func lower(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = strings.ToLower(s)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// windowLiterals returns, for a regexp that is a concatenation, the
+// literals (lower-case, matched case-insensitively) of its first part
+// made of literals that is three bytes or longer, and the most bytes
+// before them in a match, or false. Every match then holds one of them no
+// further than that from its start, and the masker runs the regexp only on
+// windows around their occurrences. That is gitleaks' form for a service's
+// keys: `(?i)[\w.-]{0,50}?(?:linear)…`, a name, an operator, a value. Go's
+// regexp has nothing to skip to in such a regexp and steps its automaton
+// over every byte, slowly; "linear" is a common word. The parts before the
+// literals must hold no assertion (\b, ^), which would read the byte
+// before a window.
+func windowLiterals(n *syntax.Regexp) ([]string, int, bool) {
+	if n.Op != syntax.OpConcat {
+		return nil, 0, false
+	}
+	before := 0
+	for _, s := range n.Sub {
+		if set, _, ok := alts(s); ok && minLenOf(set) >= 3 {
+			return lower(set), before, true
+		}
+		l := maxLen(s)
+		if l < 0 || hasAssertion(s) {
+			return nil, 0, false
+		}
+		before += l
+	}
+	return nil, 0, false
+}
+
+// hasAssertion reports whether n holds an empty-width assertion.
+func hasAssertion(n *syntax.Regexp) bool {
+	found := false
+	walk(n, func(x *syntax.Regexp) { found = found || emptyWidth(x) && x.Op != syntax.OpEmptyMatch })
+	return found
 }
 
 // literalSet returns the strings n matches when it is a case-sensitive

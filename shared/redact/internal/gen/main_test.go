@@ -47,12 +47,12 @@ func TestLeadingLiterals(t *testing.T) {
 		{`\b((?:hvs\.[\w-]{90,120}|s\.(?i:[a-z0-9]{24})))`, []string{"hvs.", "s."}},
 		{`\b((?:sk|rk)_(?:test|live)_[a-z]{10})`, []string{"rk_live_", "rk_test_", "sk_live_", "sk_test_"}},
 		{`ghp_[0-9a-zA-Z]{36}`, []string{"ghp_"}},
-		{`(?i)ghp_[0-9a-zA-Z]{36}`, nil},   // case-folded: not a literal
-		{`[\w.-]{0,50}?(?:adafruit)`, nil}, // optional prefix
+		{`(?i)ghp_[0-9a-zA-Z]{36}`, []string{"ghp_"}}, // case-insensitively
+		{`[\w.-]{0,50}?(?:adafruit)`, nil},            // optional prefix
 		{`\b(ey[a-zA-Z0-9]{17,}\.ey)`, []string{"ey"}},
 		{`a[0-9]+`, nil}, // one byte is too short to help
 	} {
-		got, ok := leadingLiterals(parse(t, tt.expr))
+		got, _, ok := leadingLiterals(parse(t, tt.expr))
 		if ok != (tt.want != nil) || !slices.Equal(got, tt.want) {
 			t.Errorf("leadingLiterals(%s) = %q, %v; want %q", tt.expr, got, ok, tt.want)
 		}
