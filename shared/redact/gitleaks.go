@@ -374,7 +374,10 @@ func indexFold(s, sub string, from int) int {
 	c0 := sub[0]
 	for i := from; i < len(s); i++ {
 		c := s[i]
-		if c|0x20 != c0 && !(c == 0xe2 && c0 == 'k') && !(c == 0xc5 && c0 == 's') {
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != c0 && !(c == 0xe2 && c0 == 'k') && !(c == 0xc5 && c0 == 's') {
 			continue
 		}
 		if foldPrefixLen(s[i:], sub) > 0 {
@@ -406,14 +409,17 @@ func foldPrefixLen(s, w string) int {
 // windowed returns what re.FindAllStringSubmatchIndex(s, -1) would, for a
 // regexp every match of which holds one of lits (lower-case, matched
 // case-insensitively) starting at most before bytes after the match's
-// start, and is at most maxLen bytes long, with no assertion before that
-// literal. It runs re only on windows around the literals' occurrences,
-// from before bytes ahead of one to maxLen bytes after it (a byte past any
-// match that holds it), merged where they meet. Inside a window, a match
-// that starts early enough for every way of matching to end before the
-// window does is the whole text's match: nothing it reads is cut. One that
-// starts later cannot be one of the text's (it would hold an occurrence of
-// the window's, and start before the last of them) and is dropped.
+// start, and is at most maxLen bytes long. It runs re only on windows
+// around the literals' occurrences, from a byte more than before ahead of
+// one to a byte past maxLen after it, merged where they meet. That finds
+// the same matches: every match of the text holds an occurrence and so
+// lies inside its window with a byte to spare on each side, which is all
+// an assertion at its ends reads; and every match inside a window holds an
+// occurrence of that window's (one ahead of its first would be too far
+// from the match's start, one past its last would have merged the next
+// window in), so it starts no later than the last occurrence and ends,
+// whichever way it matches, before the window does: the window cut nothing
+// it reads.
 func windowed(re *regexp.Regexp, s string, lits []string, before, maxLen int) [][]int {
 	var occ []int
 	for _, l := range lits {
@@ -427,14 +433,11 @@ func windowed(re *regexp.Regexp, s string, lits []string, before, maxLen int) []
 	slices.Sort(occ)
 	var out [][]int
 	for k := 0; k < len(occ); {
-		lo, hi := max(occ[k]-before, 0), min(occ[k]+maxLen+1, len(s))
-		for k++; k < len(occ) && occ[k]-before <= hi; k++ {
+		lo, hi := max(occ[k]-before-1, 0), min(occ[k]+maxLen+1, len(s))
+		for k++; k < len(occ) && occ[k]-before-1 <= hi; k++ {
 			hi = min(occ[k]+maxLen+1, len(s))
 		}
 		for _, m := range re.FindAllStringSubmatchIndex(s[lo:hi], -1) {
-			if hi < len(s) && lo+m[0]+maxLen >= hi {
-				break
-			}
 			for i := range m {
 				if m[i] >= 0 {
 					m[i] += lo

@@ -4,9 +4,11 @@ import (
 	"math/rand/v2"
 	"os"
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/notesoup/notesoup/shared/redact/internal/ac"
 )
@@ -427,33 +429,46 @@ func TestGitleaksShortcuts(t *testing.T) {
 		}
 		return string(b)
 	}
-	samples := sampleTexts(t)
+	var samples []string
+	for _, s := range sampleTexts(t) {
+		// The regexps over whole texts are the slow reference: short
+		// texts keep the test quick.
+		if len(s) < 4096 {
+			samples = append(samples, s)
+		}
+	}
+	matched := 0
 	for i := range gitleaksRules {
 		r := &gitleaksRules[i]
 		re := regexp.MustCompile(r.regex)
+		tree, err := syntax.Parse(r.regex, syntax.Perl)
+		if err != nil {
+			t.Fatal(err)
+		}
 		texts := samples[:0:0]
-		for k := 0; k < 10; k++ {
+		for k := 0; k < 5; k++ {
 			texts = append(texts, samples[rng.IntN(len(samples))])
 		}
-		for k := 0; k < 150; k++ {
+		for k := 0; k < 30; k++ {
 			var b strings.Builder
 			for n := rng.IntN(3); n >= 0; n-- {
-				b.WriteString(run(rng.IntN(4)))
-				lit := r.keywords[rng.IntN(len(r.keywords))]
-				switch {
-				case len(r.starts) > 0:
-					lit = r.starts[rng.IntN(len(r.starts))]
-				case len(r.window) > 0:
-					lit = r.window[rng.IntN(len(r.window))]
-				}
-				if rng.IntN(3) == 0 {
-					lit = strings.ToUpper(lit)
-				}
-				b.WriteString(lit)
 				if rng.IntN(2) == 0 {
-					b.WriteString(" = ")
+					b.WriteString(run(rng.IntN(4)))
+				} else {
+					// A long name before the keyword: gitleaks' service rules
+					// start their match up to 50 name characters earlier.
+					b.WriteString(strings.Repeat("aB3_", rng.IntN(20)) + run(rng.IntN(200)))
 				}
-				b.WriteString(run(rng.IntN(140)))
+				if rng.IntN(4) == 0 {
+					lit := r.keywords[rng.IntN(len(r.keywords))]
+					if rng.IntN(3) == 0 {
+						lit = strings.ToUpper(lit)
+					}
+					b.WriteString(lit)
+				} else {
+					sampleRegexp(rng, tree, &b)
+				}
+				b.WriteString(run(rng.IntN(140) + rng.IntN(2)*rng.IntN(400)))
 			}
 			texts = append(texts, b.String())
 		}
@@ -461,8 +476,10 @@ func TestGitleaksShortcuts(t *testing.T) {
 		if len(r.starts) > 0 {
 			at = newAnchored(r.regex, r.starts, r.startsFold, r.maxLen)
 		}
+		found := false
 		for _, s := range texts {
 			want := re.FindAllStringSubmatchIndex(s, -1)
+			found = found || want != nil
 			for _, m := range want {
 				for _, set := range r.literals {
 					if !containsAny(s[m[0]:m[1]], set) {
@@ -482,6 +499,70 @@ func TestGitleaksShortcuts(t *testing.T) {
 			if !slices.EqualFunc(got, want, slices.Equal) {
 				t.Fatalf("%s on %q:\nshortcut %v\n  regexp %v", r.id, s, got, want)
 			}
+		}
+		if found {
+			matched++
+		}
+	}
+	// The texts must exercise the shortcuts: nearly every rule finds
+	// something (a few rules' assertions, $ or \b, rarely hold in random
+	// context).
+	if matched < len(gitleaksRules)*9/10 {
+		t.Errorf("only %d of %d rules matched any test text", matched, len(gitleaksRules))
+	}
+}
+
+// sampleRegexp appends to b a random string shaped by the regexp n: a
+// literal (in random case where n folds case), a character of each class,
+// a branch of each alternation, a few repeats. Most such strings match n
+// (assertions are left to chance), which random text almost never does.
+func sampleRegexp(rng *rand.Rand, n *syntax.Regexp, b *strings.Builder) {
+	switch n.Op {
+	case syntax.OpLiteral:
+		for _, r := range n.Rune {
+			if n.Flags&syntax.FoldCase != 0 && rng.IntN(2) == 0 {
+				r = unicode.SimpleFold(r)
+			}
+			b.WriteRune(r)
+		}
+	case syntax.OpCharClass:
+		// An ASCII range where there is one.
+		var ranges [][2]rune
+		for i := 0; i < len(n.Rune); i += 2 {
+			if n.Rune[i] < 0x80 {
+				ranges = append(ranges, [2]rune{n.Rune[i], min(n.Rune[i+1], 0x7f)})
+			}
+		}
+		if len(ranges) == 0 {
+			ranges = append(ranges, [2]rune{n.Rune[0], n.Rune[1]})
+		}
+		rg := ranges[rng.IntN(len(ranges))]
+		b.WriteRune(rg[0] + rune(rng.IntN(int(rg[1]-rg[0])+1)))
+	case syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+		b.WriteByte("abc XYZ_09"[rng.IntN(10)])
+	case syntax.OpCapture:
+		sampleRegexp(rng, n.Sub[0], b)
+	case syntax.OpConcat:
+		for _, s := range n.Sub {
+			sampleRegexp(rng, s, b)
+		}
+	case syntax.OpAlternate:
+		sampleRegexp(rng, n.Sub[rng.IntN(len(n.Sub))], b)
+	case syntax.OpStar, syntax.OpPlus, syntax.OpQuest, syntax.OpRepeat:
+		lo, hi := 0, 3
+		switch n.Op {
+		case syntax.OpPlus:
+			lo = 1
+		case syntax.OpQuest:
+			hi = 1
+		case syntax.OpRepeat:
+			lo, hi = n.Min, n.Max
+			if hi < 0 || hi > lo+8 {
+				hi = lo + 8
+			}
+		}
+		for k := lo + rng.IntN(hi-lo+1); k > 0; k-- {
+			sampleRegexp(rng, n.Sub[0], b)
 		}
 	}
 }

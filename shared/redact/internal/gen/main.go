@@ -790,11 +790,20 @@ func leading(n *syntax.Regexp) ([]string, bool, bool) {
 		// Extend by what must follow: literals and small classes, while
 		// the set stays small.
 		for _, s := range n.Sub[i+1:] {
-			next, f, ok := alts(s)
-			if !ok || len(lits)*len(next) > maxStarts {
-				break
+			if emptyWidth(s) {
+				continue
 			}
-			lits, fold = cross(lits, next, fold, f), fold || f
+			next, f, ok := alts(s)
+			if ok && len(lits)*len(next) <= maxStarts {
+				lits, fold = cross(lits, next, fold, f), fold || f
+				continue
+			}
+			// Not a fixed string, but it may start with one: "A" then
+			// "3T[A-Z0-9]"|"KIA"|… gives "A3T", "AKIA", ….
+			if next, f, ok := leading(s); ok && len(lits)*len(next) <= maxStarts {
+				lits, fold = cross(lits, next, fold, f), fold || f
+			}
+			break
 		}
 		return lits, fold, true
 	}
@@ -880,40 +889,49 @@ func lower(ss []string) []string {
 	return slices.Compact(out)
 }
 
-// windowLiterals returns, for a regexp that is a concatenation, the
-// literals (lower-case, matched case-insensitively) of its first part
-// made of literals that is three bytes or longer, and the most bytes
-// before them in a match, or false. Every match then holds one of them no
-// further than that from its start, and the masker runs the regexp only on
-// windows around their occurrences. That is gitleaks' form for a service's
-// keys: `(?i)[\w.-]{0,50}?(?:linear)…`, a name, an operator, a value. Go's
-// regexp has nothing to skip to in such a regexp and steps its automaton
-// over every byte, slowly; "linear" is a common word. The parts before the
-// literals must hold no assertion (\b, ^), which would read the byte
-// before a window.
+// windowLiterals returns literals (lower-case, matched
+// case-insensitively) one of which every match of n holds, and the most
+// bytes before it in a match, or false: for a concatenation, its first
+// part made of literals three bytes or longer (or holding such a part),
+// all before it bounded; for an alternation, the union of its branches'. The masker then runs the
+// regexp only on windows around their occurrences. That is gitleaks' form
+// for a service's keys, `(?i)[\w.-]{0,50}?(?:linear)…`: a name, an
+// operator, a value. Go's regexp has nothing to skip to in such a regexp
+// and steps its automaton over every byte, slowly, and "linear" is a
+// common word.
 func windowLiterals(n *syntax.Regexp) ([]string, int, bool) {
-	if n.Op != syntax.OpConcat {
-		return nil, 0, false
-	}
-	before := 0
-	for _, s := range n.Sub {
-		if set, _, ok := alts(s); ok && minLenOf(set) >= 3 {
-			return lower(set), before, true
+	switch n.Op {
+	case syntax.OpCapture:
+		return windowLiterals(n.Sub[0])
+	case syntax.OpAlternate:
+		var out []string
+		most := 0
+		for _, s := range n.Sub {
+			lits, before, ok := windowLiterals(s)
+			if !ok {
+				return nil, 0, false
+			}
+			out = append(out, lits...)
+			most = max(most, before)
 		}
-		l := maxLen(s)
-		if l < 0 || hasAssertion(s) {
-			return nil, 0, false
+		return lower(out), most, len(out) <= maxStarts
+	case syntax.OpConcat:
+		before := 0
+		for _, s := range n.Sub {
+			if set, _, ok := alts(s); ok && minLenOf(set) >= 3 {
+				return lower(set), before, true
+			}
+			if lits, b, ok := windowLiterals(s); ok {
+				return lits, before + b, true
+			}
+			l := maxLen(s)
+			if l < 0 {
+				return nil, 0, false
+			}
+			before += l
 		}
-		before += l
 	}
 	return nil, 0, false
-}
-
-// hasAssertion reports whether n holds an empty-width assertion.
-func hasAssertion(n *syntax.Regexp) bool {
-	found := false
-	walk(n, func(x *syntax.Regexp) { found = found || emptyWidth(x) && x.Op != syntax.OpEmptyMatch })
-	return found
 }
 
 // literalSet returns the strings n matches when it is a case-sensitive
