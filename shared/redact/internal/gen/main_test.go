@@ -59,6 +59,26 @@ func TestLeadingLiterals(t *testing.T) {
 	}
 }
 
+func TestWindowLiterals(t *testing.T) {
+	for _, tt := range []struct {
+		expr   string
+		want   []string // nil: none
+		before int
+	}{
+		{`(?i)[\w.-]{0,50}?(?:linear)(?:[ \t\w.-]{0,20})=([a-f0-9]{32})`, []string{"linear"}, 150}, // folded \w may be 3-byte K
+		{`[\w.-]{0,50}?(?:nytimes|newyorktimes)=x`, []string{"ewyorktimes", "ytimes"}, 51},         // the parser factors out the "n"
+		{`(?i)[a-z]{0,5}?(?:jira)=x|\b(ATATT3[a-z]{5})`, []string{"atatt3", "jira=x"}, 15},
+		{`\b([A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk)`, []string{"_mmk"}, 36},
+		{`[a-z]+key=x`, nil, 0},        // unbounded before the literal
+		{`[a-z]{0,5}a[0-9]=x`, nil, 0}, // literals too short to search for
+	} {
+		got, before, ok := windowLiterals(parse(t, tt.expr))
+		if ok != (tt.want != nil) || !slices.Equal(got, tt.want) || ok && before != tt.before {
+			t.Errorf("windowLiterals(%s) = %q, %d, %v; want %q, %d", tt.expr, got, before, ok, tt.want, tt.before)
+		}
+	}
+}
+
 func TestRequiredLiterals(t *testing.T) {
 	for _, tt := range []struct {
 		expr string
