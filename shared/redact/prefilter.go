@@ -6,13 +6,15 @@ import "github.com/notesoup/notesoup/shared/redact/internal/ac"
 // only those run. Every rule lists trigger literals (gitleaks' keywords and
 // the project's own, ASCII, matched case-insensitively), and an
 // Aho-Corasick automaton, made a DFA over byte classes (internal/ac),
-// finds all of them at once, one table load per byte. A pass of strings.Contains per literal
-// (several hundred) or lower-casing the text first would cost more than
-// the masking itself, which runs on every event of every history page.
+// finds all of them at once, one table load per byte. A strings.Contains
+// per literal (several hundred) or lower-casing the text first would cost
+// more than the masking itself, which runs on every event of every history
+// page.
 
 // ruleSet is a set of rule indices.
 type ruleSet [ac.MaxRuleWords]uint64
 
+// has reports whether rule i is in the set.
 func (rs *ruleSet) has(i int) bool { return rs[i>>6]&(1<<(i&63)) != 0 }
 
 // acDFA is the automaton's tables (internal/ac describes them).
@@ -40,7 +42,6 @@ func automaton() *acDFA { return &prefilter }
 func (a *acDFA) scan(s string) ruleSet {
 	var fired ruleSet
 	delta, class, outFrom := a.delta, &a.class, a.outFrom
-	i := 0
 	if q := len(s) / 4; q > 4*a.maxLen {
 		// Stream k covers s[k*q-back : (k+1)*q] (the last to the end).
 		back := a.maxLen - 1
@@ -73,7 +74,7 @@ func (a *acDFA) scan(s string) ruleSet {
 		return fired
 	}
 	st := uint32(0)
-	for ; i < len(s); i++ {
+	for i := 0; i < len(s); i++ {
 		st = delta[st+uint32(class[s[i]])]
 		if st >= outFrom {
 			a.emit(st, &fired)

@@ -8,7 +8,9 @@
 // The rules are the project's own (the formats below and the assignment,
 // flag, URL and header forms of assign.go) followed by gitleaks' ruleset
 // (gitleaks_rules.go, generated from a pinned gitleaks release by
-// `go generate`; see gen.go), so new token formats arrive as data.
+// `go generate`; see gen.go and scripts/update-secret-rules.sh), so new
+// token formats arrive as data. A prefilter (prefilter.go) finds in one
+// pass over a text which rules' keywords it holds, so only those run.
 //
 // Masking is deterministic: the same input always yields the same output,
 // and masking twice changes nothing. A masked token keeps its format
@@ -122,8 +124,8 @@ var ownRules = sync.OnceValue(func() []rule {
 // overlap. The project's own rules come first: they keep the kinds and
 // markers callers and tests know, and gitleaks' rules fill in the many
 // formats they lack. The prefilter's tables number the rules in this
-// order.
-// Mask reaches the gitleaks rules by index without this list.
+// order. Mask reaches gitleaks' rules by that number, without this list
+// (see Mask); Kinds and the tests use it.
 var rules = sync.OnceValue(func() []rule {
 	rs := slices.Clone(ownRules())
 	for i := range gitleaksRules {

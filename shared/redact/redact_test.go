@@ -286,6 +286,12 @@ func TestAutomatonFindsEveryTrigger(t *testing.T) {
 	for _, r := range rs {
 		words = append(words, r.triggers...)
 	}
+	longest := ""
+	for _, w := range words {
+		if len(w) > len(longest) {
+			longest = w
+		}
+	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	piece := func() string {
 		w := words[rng.IntN(len(words))]
@@ -299,12 +305,29 @@ func TestAutomatonFindsEveryTrigger(t *testing.T) {
 		}
 		return w + strings.Repeat("x_ -:", rng.IntN(2))
 	}
-	for n := 0; n < 3000; n++ {
+	for n := 0; n < 2000; n++ {
 		var b strings.Builder
 		for k := rng.IntN(4); k >= 0; k-- {
 			b.WriteString(piece())
 		}
 		s := b.String()
+		if n%4 == 0 {
+			// A long text, scanned as four streams over its quarters: a
+			// trigger or two in filler, often across a quarter's edge.
+			filler := []byte(strings.Repeat("the quick brown fox, ", 40+rng.IntN(200)))
+			for k := rng.IntN(3); k >= 0; k-- {
+				w := piece()
+				if rng.IntN(3) == 0 {
+					w = longest // the overlap between streams is its length less one
+				}
+				at := rng.IntN(len(filler) - len(w))
+				if rng.IntN(2) == 0 {
+					at = max(0, min(len(filler)/4*(1+rng.IntN(3))-rng.IntN(len(w)+1), len(filler)-len(w)))
+				}
+				copy(filler[at:], w)
+			}
+			s = string(filler)
+		}
 		fired := automaton().scan(s)
 		for i := range rs {
 			if want := holdsFold(s, rs[i].triggers); fired.has(i) != want {
