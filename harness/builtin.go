@@ -130,6 +130,21 @@ func (b *Builtin) roots(given []string) ([]string, error) {
 	return r, nil
 }
 
+// ListFiles is ListSessions with FilesOnly, handed over as one slice: each
+// session file's Harness, ID and Path under roots (the default roots when
+// none are given), with the error of any root that could not be read. A
+// search in the same process takes its listing from here (see package
+// search): it lists thousands of files on every run, and one callback per
+// file would copy each into memory grown for the purpose, a page fault per
+// fresh page.
+func (b *Builtin) ListFiles(_ context.Context, roots []string) ([]history.Session, error) {
+	roots, err := b.roots(roots)
+	if err != nil {
+		return nil, err
+	}
+	return b.Files(roots, "")
+}
+
 // ListSessions implements contract.Harness.
 func (b *Builtin) ListSessions(ctx context.Context, f contract.SessionFilter, fn func(history.Session) error) error {
 	roots, err := b.roots(f.Roots)

@@ -66,13 +66,23 @@ func FromHarness(ctx context.Context, h contract.Harness, desc contract.Descript
 	return src
 }
 
+// fileLister is what a harness called in-process may offer besides
+// ListSessions with FilesOnly (harness.Builtin does): the same listing as
+// one slice. A search lists thousands of files on every run, and taking
+// them one callback at a time copies each into memory grown for the
+// purpose; in a one-shot process every fresh page of it is a page fault
+// (about 2 ms of a warm search over 3,500 files).
+type fileLister interface {
+	ListFiles(ctx context.Context, roots []string) ([]history.Session, error)
+}
+
 // listFiles lists h's session files under roots by name, keeping those
 // under the roots.
 func listFiles(ctx context.Context, h contract.Harness, name string, roots []string) ([]history.Session, error) {
 	under := rootSet(roots)
 	var out []history.Session
 	outside, first := 0, ""
-	err := h.ListSessions(ctx, contract.SessionFilter{Roots: roots, FilesOnly: true}, func(s history.Session) error {
+	keep := func(s history.Session) error {
 		if !under.holds(s.Path) {
 			if outside == 0 {
 				first = s.Path
@@ -83,7 +93,18 @@ func listFiles(ctx context.Context, h contract.Harness, name string, roots []str
 		s.Harness = name
 		out = append(out, s)
 		return nil
-	})
+	}
+	var err error
+	if fl, ok := h.(fileLister); ok {
+		var all []history.Session
+		all, err = fl.ListFiles(ctx, roots)
+		out = all[:0] // kept in place: no copy
+		for _, s := range all {
+			keep(s)
+		}
+	} else {
+		err = h.ListSessions(ctx, contract.SessionFilter{Roots: roots, FilesOnly: true}, keep)
+	}
 	if outside > 0 {
 		skip := fmt.Errorf("%d listed file(s) outside the roots %v were not searched, such as %q", outside, roots, first)
 		if err == nil {

@@ -10,6 +10,10 @@ import (
 	"time"
 
 	"github.com/notesoup/notesoup/contract"
+	"github.com/notesoup/notesoup/harness"
+	"github.com/notesoup/notesoup/harness/claude"
+	"github.com/notesoup/notesoup/harness/codex"
+	"github.com/notesoup/notesoup/harness/pi"
 	"github.com/notesoup/notesoup/shared/history"
 )
 
@@ -272,3 +276,35 @@ func TestFromHarnessKeepsToTheRoots(t *testing.T) {
 }
 
 var _ history.Decoder = harnessDecoder{}
+
+// callbacksOnly hides every method of a harness but the contract's, as a
+// harness behind a plugin process looks.
+type callbacksOnly struct{ contract.Harness }
+
+// TestListingPathsAgree: a built-in's listing handed over as one slice
+// (fileLister) is what its ListSessions with FilesOnly sends one session
+// at a time.
+func TestListingPathsAgree(t *testing.T) {
+	res := genCorpus(t, 1<<20, 12)
+	lay := res.Layout
+	for _, c := range []struct {
+		b    *harness.Builtin
+		root string
+	}{{claude.Plugin(), lay.Claude}, {pi.Plugin(), lay.Pi}, {codex.Plugin(), lay.Codex}} {
+		desc, err := c.b.Describe(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		fast, err := FromHarness(context.Background(), c.b, desc, []string{c.root}).Files()
+		if err != nil {
+			t.Fatal(err)
+		}
+		slow, err := FromHarness(context.Background(), callbacksOnly{c.b}, desc, []string{c.root}).Files()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(fast) == 0 || fmt.Sprint(fast) != fmt.Sprint(slow) {
+			t.Errorf("%s: one slice %v\ncallbacks %v", c.b.Name, fast, slow)
+		}
+	}
+}
