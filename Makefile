@@ -4,14 +4,14 @@
 GO      ?= go
 BIN     := bin
 NOTESOUP := $(BIN)/notesoup
-# Three binaries (see internal/handover): notesoup built with the "light" tag
-# (the CLI without gRPC, protobuf, go-plugin or the MCP SDK, which cost 20-30
-# ms of every start), notesoup-host (the plain build: the MCP server, plugin
-# mode and anything under an external plugin, which notesoup hands it), and
-# notesoup-helper (the helper protocol and the Codex hook alone, what the
-# mods and hooks run per turn).
+# One command, two files that go together (internal/oneshot): notesoup built
+# with the "light" tag (the CLI, the helper protocol and the hooks without
+# gRPC, protobuf, go-plugin or the MCP SDK, which cost 20-30 ms of every
+# start), and beside it notesoup-host, the plain build, to which notesoup
+# hands the MCP server, plugin mode and anything under an external plugin.
+# Users run only notesoup. (A third, helper-only binary was measured no
+# faster than the light build and dropped: BENCHMARKS.md.)
 NOTESOUP_HOST := $(BIN)/notesoup-host
-NOTESOUP_HELPER := $(BIN)/notesoup-helper
 
 .PHONY: all build test unit cross lint proto proto-check demo e2e plugin-test bench gobench fuzz fuzz-short clean
 
@@ -22,7 +22,7 @@ all: build
 build:
 	CGO_ENABLED=0 $(GO) build -tags light -o $(NOTESOUP) ./cmd/notesoup
 	CGO_ENABLED=0 $(GO) build -o $(NOTESOUP_HOST) ./cmd/notesoup
-	CGO_ENABLED=0 $(GO) build -o $(BIN)/ ./cmd/notesoup-helper
+	rm -f $(BIN)/notesoup-helper
 
 # test: everything CI runs.
 test: lint proto-check unit cross fuzz-short plugin-test e2e

@@ -45,11 +45,10 @@ need
 log "building"
 (cd "$root" && CGO_ENABLED=0 $GO build -tags light -o "$BENCH_DIR/bin/notesoup" ./cmd/notesoup &&
 	CGO_ENABLED=0 $GO build -o "$BENCH_DIR/bin/notesoup-host" ./cmd/notesoup &&
-	CGO_ENABLED=0 $GO build -o "$BENCH_DIR/bin/" ./cmd/notesoup-helper &&
 	$GO build -o "$BENCH_DIR/bin/corpus" ./testkit/cmd/corpus &&
 	$GO build -o "$BENCH_DIR/bin/decodeall" ./bench/cmd/decodeall)
 NS=$BENCH_DIR/bin/notesoup
-NSH=$BENCH_DIR/bin/notesoup-helper
+NSFULL=$BENCH_DIR/bin/notesoup-host
 
 corpus=$BENCH_DIR/corpus-$BENCH_SIZE-$BENCH_SEED
 if [ ! -f "$corpus/corpus.json" ]; then
@@ -127,7 +126,8 @@ step memory && /usr/bin/time -f '%M' -o "$out/mem.rss" "$BENCH_DIR/bin/decodeall
 
 # 5. Helper round trips as a harness pays them (a process per request, start
 # to answer) beside a Node.js process that only reads the request and writes
-# an answer: notesoup-helper (what the mods run) and `notesoup helper`, over
+# an answer: the light `notesoup helper` (what make build installs and the
+# mods run) and the full build's (what go install gives), over
 # the bundled samples in an isolated home. hyperfine subtracts the shell.
 if step helper; then
 	hdir=$BENCH_DIR/helper-home
@@ -138,18 +138,18 @@ if step helper; then
 	printf '%s' '{"v":1,"op":"notes.read","caller":{"cwd":"'"$hdir/proj"'"},"args":{"name":"plan.md"}}' >"$hdir/notes-read.json"
 	printf '%s' '{"v":1,"op":"limits","caller":{"harness":"claude"},"args":{"model":"m","model_window":200000}}' >"$hdir/limits.json"
 	printf '%s' '{"v":1,"op":"history.list","args":{"session":"claude:0b5e8a61-7c1d-4f3e-9a2b-000000000001","limit":20}}' >"$hdir/history-list.json"
-	"$NSH" <"$hdir/write.json" | grep -q '"ok":true'
+	"$NS" helper <"$hdir/write.json" | grep -q '"ok":true'
 	node_rt='let d="";process.stdin.on("data",c=>d+=c).on("end",()=>{const r=JSON.parse(d);process.stdout.write(JSON.stringify({v:1,ok:true,result:{echo:r.op}})+"\n")})'
 	cmds=()
 	for op in notes-read limits history-list; do
-		cmds+=(-n "notesoup-helper $op" "$NSH <$hdir/$op.json")
 		cmds+=(-n "notesoup helper $op" "$NS helper <$hdir/$op.json")
+		cmds+=(-n "full build helper $op" "$NSFULL helper <$hdir/$op.json")
 	done
 	# The same page with the 1 GB corpus's Claude sessions as the roots: the
 	# cost of one history call must not grow with the sessions on the machine.
 	big=$(find "$CL" -name '*.jsonl' -size +200k | sort | sed -n 1p) # sed reads all: no SIGPIPE under pipefail
 	printf '%s' '{"v":1,"op":"history.list","args":{"session":"claude:'"$(basename "$big" .jsonl)"'","limit":20}}' >"$hdir/history-list-corpus.json"
-	cmds+=(-n "notesoup-helper history-list over the corpus" "CLAUDE_CONFIG_DIR=$home/.claude $NSH <$hdir/history-list-corpus.json")
+	cmds+=(-n "notesoup helper history-list over the corpus" "CLAUDE_CONFIG_DIR=$home/.claude $NS helper <$hdir/history-list-corpus.json")
 	hf helper --warmup 5 --runs "${BENCH_HELPER_RUNS:-60}" "${cmds[@]}" \
 		-n "node baseline" "node -e '$node_rt' <$hdir/notes-read.json"
 	unset HOME NOTESOUP_HOME CLAUDE_CONFIG_DIR PI_CODING_AGENT_DIR CODEX_HOME

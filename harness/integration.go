@@ -9,9 +9,9 @@ import (
 
 // This file holds what a built-in harness may add beyond the contract: the
 // hook command the harness runs on its own events and the installer that
-// writes notesoup into the harness's configuration. The front ends (cmd/notesoup,
-// cmd/notesoup-helper) find them through harness/builtins, so none of them
-// names a harness.
+// writes notesoup into the harness's configuration. The front end
+// (cmd/notesoup, both builds) finds them through harness/builtins, so it
+// names no harness.
 
 // Hook answers the events a harness runs `notesoup hook <harness> <event>`
 // for (the installer writes that command into the harness's configuration).

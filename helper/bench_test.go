@@ -45,14 +45,14 @@ func roundTrips(b *testing.B, env []string, req string, name string, args ...str
 }
 
 // BenchmarkHelperRoundTrip measures a helper round trip as a harness pays
-// it: a new process per request, from start to answer. "notesoup helper" is
-// the full binary (it links gRPC, protobuf and the MCP SDK); notesoup-helper
-// is the binary the mods run. Both call the built-in harnesses in-process,
+// it: a new process per request, from start to answer. "full" is the full
+// build (it links gRPC, protobuf and the MCP SDK); "light" is the light
+// build, what `make build` installs and the mods run. Both call the built-in harnesses in-process,
 // so limits and history.list start no plugin; node-baseline is a Node.js
 // process that only reads the request and writes an answer.
 func BenchmarkHelperRoundTrip(b *testing.B) {
 	e := newEnvB(b)
-	slim, err := testbin.Helper()
+	light, err := testbin.Light()
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -68,8 +68,8 @@ func BenchmarkHelperRoundTrip(b *testing.B) {
 		name string
 		argv []string
 	}{
-		{"notesoup-helper", []string{slim}},
-		{"notesoup_helper", []string{e.bin, "helper"}},
+		{"light", []string{light, "helper"}},
+		{"full", []string{e.bin, "helper"}},
 	}
 	for _, bin := range binaries {
 		for _, c := range cases {

@@ -18,24 +18,24 @@ type env struct {
 	vars []string
 	home string
 	cwd  string // a project directory
-	// argv runs the helper: `notesoup helper` unless a test chose
-	// notesoup-helper (see eachHelper).
+	// argv runs the helper: the full build's `notesoup helper` unless a
+	// test chose the light build's (see eachHelper).
 	argv []string
 }
 
-// eachHelper runs f once per binary that answers the protocol, each in a
-// fresh environment: `notesoup helper` and notesoup-helper must give the
-// same answers.
+// eachHelper runs f once per build that answers the protocol, each in a
+// fresh environment: the full build (`go install`) and the light build
+// (`make build`'s bin/notesoup) must give the same answers.
 func eachHelper(t *testing.T, f func(t *testing.T, e env)) {
-	slim, err := testbin.Helper()
+	light, err := testbin.Light()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"notesoup helper", "notesoup-helper"} {
+	for _, name := range []string{"full", "light"} {
 		t.Run(name, func(t *testing.T) {
 			e := newEnv(t)
-			if name == "notesoup-helper" {
-				e.argv = []string{slim}
+			if name == "light" {
+				e.argv = []string{light, "helper"}
 			}
 			f(t, e)
 		})

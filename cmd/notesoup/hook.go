@@ -14,8 +14,8 @@ func init() {
 }
 
 // runHook answers one hook of the harness args name, through that
-// built-in's own handler (harness/builtins); notesoup-helper answers the
-// same from a binary that starts faster.
+// built-in's own handler (harness/builtins). Harnesses run hooks on every
+// event, which is why the light build answers them without the plugin host.
 func runHook(args []string, stdout, stderr io.Writer) int {
 	return builtins.RunHook(context.Background(), "notesoup hook", func() (*service.Service, func(), error) { return newService() }, args, os.Stdin, stdout, stderr)
 }

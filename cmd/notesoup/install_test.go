@@ -144,9 +144,10 @@ func TestUninstallCodexCommand(t *testing.T) {
 	}
 }
 
-// TestInstallRunsTheHelperBeside: an install from a directory holding
-// notesoup-helper writes hooks that run it.
-func TestInstallRunsTheHelperBeside(t *testing.T) {
+// TestInstallHooksRunNotesoup: the hooks run the notesoup binary installed,
+// the one command there is, even beside a notesoup-helper an older build
+// left there.
+func TestInstallHooksRunNotesoup(t *testing.T) {
 	dir := t.TempDir()
 	for _, name := range []string{"notesoup", "notesoup-helper"} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"), 0o755); err != nil {
@@ -161,7 +162,7 @@ func TestInstallRunsTheHelperBeside(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := filepath.Join(dir, "notesoup-helper") + " hook codex PostToolUse"; !strings.Contains(string(hooks), want) {
+	if want := filepath.Join(dir, "notesoup") + " hook codex PostToolUse"; !strings.Contains(string(hooks), want) {
 		t.Errorf("hooks.json lacks %q:\n%s", want, hooks)
 	}
 }

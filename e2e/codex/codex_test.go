@@ -219,9 +219,9 @@ func (e *env) run(t *testing.T, script string, vars map[string]string, args ...s
 		t.Fatalf("notesoup install codex: %v\n%s", err, out)
 	}
 	t.Logf("notesoup install codex:\n%s", out)
-	// make build places notesoup-helper beside notesoup: the hooks run it.
-	if hooks, err := os.ReadFile(filepath.Join(e.codexHome, "hooks.json")); err != nil || !bytes.Contains(hooks, []byte("notesoup-helper hook codex SessionStart")) {
-		t.Fatalf("hooks.json does not run notesoup-helper (%v):\n%s", err, hooks)
+	// The hooks run the notesoup installed (make build's light build).
+	if hooks, err := os.ReadFile(filepath.Join(e.codexHome, "hooks.json")); err != nil || !bytes.Contains(hooks, []byte(e.bin+" hook codex SessionStart")) {
+		t.Fatalf("hooks.json does not run %s (%v):\n%s", e.bin, err, hooks)
 	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -18,8 +18,9 @@ import (
 // answer the boot block at SessionStart (a new session, a resume, and right
 // after each compaction) and the budget warning once per window at
 // PostToolUse or UserPromptSubmit, as hookSpecificOutput additionalContext.
-// Codex runs the hook command for every event, so both notesoup and the
-// fast-starting notesoup-helper serve it (through harness/builtins).
+// Codex runs the hook command for every event, which is why the light
+// build of notesoup (fast to start) serves it too (through
+// harness/builtins).
 
 // Codex hook events notesoup answers (codex.md §9). SessionStart fires with
 // source "startup" at a new session, "resume" on resume and "compact" right
@@ -55,7 +56,7 @@ const warnedDir = "codex-warned"
 // isThreadID reports whether id may be a Codex thread id (a UUID): 1 to 64
 // ASCII letters, digits and hyphens, which also keeps it safe as a file
 // name. Checked by hand: a regexp compiled at package initialisation would
-// cost every notesoup-helper start, hook or not.
+// cost every notesoup start, hook or not.
 func isThreadID(id string) bool {
 	if len(id) == 0 || len(id) > 64 {
 		return false

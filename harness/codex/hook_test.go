@@ -66,20 +66,20 @@ func (e *hookEnv) write(t *testing.T, steps ...string) {
 	}
 }
 
-// hookCommands are the two commands that answer Codex's hooks: the
-// notesoup binary and the fast-starting notesoup-helper. Both must answer
-// alike; the tests that run a process run each.
+// hookCommands are the two builds that answer Codex's hooks: the full
+// notesoup (`go install`) and the light one (`make build`'s bin/notesoup).
+// Both must answer alike; the tests that run a process run each.
 func hookCommands(t *testing.T) []hookRunner {
 	t.Helper()
 	full, err := testbin.Notesoup()
 	if err != nil {
 		t.Fatal(err)
 	}
-	slim, err := testbin.Helper()
+	light, err := testbin.Light()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return []hookRunner{{"notesoup", []string{full, "hook", "codex"}}, {"notesoup-helper", []string{slim, "hook", "codex"}}}
+	return []hookRunner{{"full", []string{full, "hook", "codex"}}, {"light", []string{light, "hook", "codex"}}}
 }
 
 // hookRunner is one command that answers hooks, without the event.

@@ -68,7 +68,7 @@ func Install(req harness.InstallRequest) (harness.InstallReport, error) {
 	if err != nil {
 		return rep, err
 	}
-	newHooks, msgs, err := mergeHooks(oldHooks, hookBinary(req.Binary))
+	newHooks, msgs, err := mergeHooks(oldHooks, req.Binary)
 	if err != nil {
 		return rep, fmt.Errorf("%s: %w", hooksPath, err)
 	}

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 )
 
@@ -17,21 +15,6 @@ import (
 // hookTimeoutSec bounds one hook run. A hook starts notesoup and reads the
 // rollout: well under a second here; the slack covers a cold disk cache.
 const hookTimeoutSec = 30
-
-// helperBinary is the fast-starting build that answers hooks as notesoup
-// does (cmd/notesoup-helper).
-const helperBinary = "notesoup-helper"
-
-// hookBinary is what Codex's hooks run: notesoup-helper when it sits beside
-// bin (the same answers from a build that starts several times faster, and
-// Codex runs a hook for every tool call), else bin itself.
-func hookBinary(bin string) string {
-	fast := filepath.Join(filepath.Dir(bin), helperBinary)
-	if fi, err := os.Stat(fast); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
-		return fast
-	}
-	return bin
-}
 
 // hookCommand is the hooks.json command for one event.
 func hookCommand(bin, event string) string {

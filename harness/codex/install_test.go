@@ -195,32 +195,6 @@ func TestReplaceIfUnchangedRefusesAConcurrentWrite(t *testing.T) {
 	}
 }
 
-func TestHookBinary(t *testing.T) {
-	withFast, alone, plain := t.TempDir(), t.TempDir(), t.TempDir()
-	for _, f := range []struct {
-		dir, name string
-		mode      os.FileMode
-	}{
-		{withFast, "notesoup", 0o755}, {withFast, "notesoup-helper", 0o755},
-		{alone, "notesoup", 0o755},
-		{plain, "notesoup", 0o755}, {plain, "notesoup-helper", 0o644},
-	} {
-		if err := os.WriteFile(filepath.Join(f.dir, f.name), []byte("#!/bin/sh\n"), f.mode); err != nil {
-			t.Fatal(err)
-		}
-	}
-	tests := []struct{ name, bin, want string }{
-		{"notesoup-helper beside", filepath.Join(withFast, "notesoup"), filepath.Join(withFast, "notesoup-helper")},
-		{"none beside", filepath.Join(alone, "notesoup"), filepath.Join(alone, "notesoup")},
-		{"not executable", filepath.Join(plain, "notesoup"), filepath.Join(plain, "notesoup")},
-	}
-	for _, tc := range tests {
-		if got := hookBinary(tc.bin); got != tc.want {
-			t.Errorf("%s: hookBinary = %q, want %q", tc.name, got, tc.want)
-		}
-	}
-}
-
 // installOnlyConfigs are config.toml texts a person may have before
 // install: uninstall right after install must give each back byte for byte.
 var installOnlyConfigs = []struct{ name, old string }{

@@ -11,12 +11,18 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/notesoup/notesoup/internal/handover"
 )
 
 var (
 	once  sync.Once
 	built string
 	err   error
+
+	lightOnce  sync.Once
+	lightBuilt string
+	lightErr   error
 )
 
 // Root returns the repository root.
@@ -25,8 +31,8 @@ func Root() string {
 	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
 }
 
-// Notesoup builds cmd/notesoup and cmd/notesoup-helper side by side into a
-// temporary directory (once) and returns the path of notesoup.
+// Notesoup builds cmd/notesoup, the full build (what `go install` gives),
+// into a temporary directory (once) and returns its path.
 func Notesoup() (string, error) {
 	once.Do(func() {
 		dir, e := os.MkdirTemp("", "notesoup-testbin")
@@ -35,31 +41,51 @@ func Notesoup() (string, error) {
 			return
 		}
 		built = filepath.Join(dir, "notesoup")
-		cmd := exec.Command("go", "build", "-o", dir+string(filepath.Separator), "./cmd/notesoup", "./cmd/notesoup-helper")
-		cmd.Dir = Root()
-		cmd.Stderr = os.Stderr
-		err = cmd.Run()
+		err = goBuild(built)
 	})
 	return built, err
 }
 
+// Light builds cmd/notesoup with the "light" tag (what `make build`
+// installs as bin/notesoup) once, with the full build beside it under the
+// name it hands commands to (handover.HostBinary, "notesoup-host"), and
+// returns the light build's path.
+func Light() (string, error) {
+	lightOnce.Do(func() {
+		full, e := Notesoup()
+		if e != nil {
+			lightErr = e
+			return
+		}
+		dir := filepath.Join(filepath.Dir(full), "light")
+		if lightErr = os.Mkdir(dir, 0o755); lightErr != nil {
+			return
+		}
+		lightBuilt = filepath.Join(dir, "notesoup")
+		if lightErr = goBuild(lightBuilt, "-tags", "light"); lightErr != nil {
+			return
+		}
+		lightErr = os.Link(full, filepath.Join(dir, handover.HostBinary))
+	})
+	return lightBuilt, lightErr
+}
+
+// goBuild builds cmd/notesoup into out with the extra go build flags.
+func goBuild(out string, flags ...string) error {
+	cmd := exec.Command("go", append(append([]string{"build"}, flags...), "-o", out, "./cmd/notesoup")...)
+	cmd.Dir = Root()
+	cmd.Stderr = os.Stderr
+	return cmd.Run()
+}
+
 // Main runs a package's tests and then removes the binaries built for them;
-// a package whose tests call Notesoup or Helper runs it from TestMain.
+// a package whose tests call Notesoup or Light runs it from TestMain.
 func Main(m *testing.M) {
 	code := m.Run()
 	if built != "" {
 		os.RemoveAll(filepath.Dir(built))
 	}
 	os.Exit(code)
-}
-
-// Helper returns the path of notesoup-helper, built beside notesoup.
-func Helper() (string, error) {
-	bin, err := Notesoup()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(filepath.Dir(bin), "notesoup-helper"), nil
 }
 
 // SampleEnv returns environment variables that point every harness's

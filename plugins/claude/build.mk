@@ -1,7 +1,7 @@
 # plugins/claude/build.mk — the notesoup Claude Code mod (included by the
 # top-level Makefile). Targets:
-#   plugin-claude        the loadable plugin: bin/notesoup,
-#                        notesoup-host and notesoup-helper inside it, the
+#   plugin-claude        the loadable plugin: bin/notesoup and
+#                        notesoup-host (which it hands work to) inside it, the
 #                        generated tool definitions, the extracted contract,
 #                        hooks/common (a copy of plugins/common/src)
 #   plugin-claude-test   typecheck, validate --strict, claude plugin test,
@@ -29,7 +29,7 @@ $(CLAUDE_MOD_TYPES)/claude-code/index.d.ts: $(wildcard tools/claude-contract/*.g
 plugin-claude: build $(CLAUDE_MOD_TYPES)/claude-code/index.d.ts
 	mkdir -p $(CLAUDE_MOD)/bin
 	cp $(NOTESOUP) $(CLAUDE_MOD)/bin/notesoup.tmp && mv $(CLAUDE_MOD)/bin/notesoup.tmp $(CLAUDE_MOD)/bin/notesoup
-	cp $(NOTESOUP_HELPER) $(CLAUDE_MOD)/bin/notesoup-helper.tmp && mv $(CLAUDE_MOD)/bin/notesoup-helper.tmp $(CLAUDE_MOD)/bin/notesoup-helper
+	rm -f $(CLAUDE_MOD)/bin/notesoup-helper
 	cp $(NOTESOUP_HOST) $(CLAUDE_MOD)/bin/notesoup-host.tmp && mv $(CLAUDE_MOD)/bin/notesoup-host.tmp $(CLAUDE_MOD)/bin/notesoup-host
 	$(GO) run ./$(CLAUDE_MOD)/gen -dir $(CLAUDE_MOD)/hooks -tests $(CLAUDE_MOD)/tests
 	$(call common-copy,$(CLAUDE_MOD)/hooks/common)
@@ -63,7 +63,7 @@ e2e-claude-mod: plugin-claude dist-claude
 
 E2E_TARGETS += e2e-claude-mod
 
-# dist-claude: a local marketplace holding the plugin with a static helper
+# dist-claude: a local marketplace holding the plugin with its static notesoup
 # binary (no Go needed to install), and its archive. Install with
 #   claude plugin marketplace add <dir> && claude plugin install notesoup@notesoup
 CLAUDE_MOD_DIST := dist/notesoup-claude-marketplace
@@ -76,7 +76,6 @@ dist-claude: plugin-claude
 	rm -rf $(CLAUDE_MOD_DIST) && mkdir -p $(CLAUDE_MOD_PKG)/bin $(CLAUDE_MOD_DIST)/.claude-plugin
 	CGO_ENABLED=0 $(GO) build -trimpath -tags light -o $(CLAUDE_MOD_PKG)/bin/notesoup ./cmd/notesoup
 	CGO_ENABLED=0 $(GO) build -trimpath -o $(CLAUDE_MOD_PKG)/bin/notesoup-host ./cmd/notesoup
-	CGO_ENABLED=0 $(GO) build -trimpath -o $(CLAUDE_MOD_PKG)/bin/ ./cmd/notesoup-helper
 	cp -R $(CLAUDE_MOD)/.claude-plugin/plugin.json $(CLAUDE_MOD)/commands $(CLAUDE_MOD)/skills $(CLAUDE_MOD)/playbook $(CLAUDE_MOD)/README.md $(CLAUDE_MOD_PKG)/
 	mkdir -p $(CLAUDE_MOD_PKG)/.claude-plugin $(CLAUDE_MOD_PKG)/hooks
 	mv $(CLAUDE_MOD_PKG)/plugin.json $(CLAUDE_MOD_PKG)/.claude-plugin/plugin.json

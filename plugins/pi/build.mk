@@ -1,9 +1,9 @@
 # plugins/pi/build.mk — the Pi extension's build, tests and end-to-end run.
 # Included by the top-level Makefile (-include plugins/*/build.mk).
 #
-#   make pi-build  the plugin-local binaries (plugins/pi/bin/notesoup,
-#                  notesoup-host, and notesoup-helper, which the extension
-#                  runs per request), the
+#   make pi-build  the plugin-local binaries (plugins/pi/bin/notesoup, which
+#                  the extension runs per request, and notesoup-host, which
+#                  it hands work to), the
 #                  tool definitions generated from Go (plugins/pi/generated/tools.json)
 #                  and src/common (a copy of plugins/common/src)
 #   make pi-test   npm ci, typecheck, unit tests, those of plugins/common
@@ -23,7 +23,7 @@ pi-common:
 pi-build: build pi-common
 	mkdir -p $(PI_DIR)/bin
 	cp $(NOTESOUP) $(PI_DIR)/bin/notesoup.tmp && mv $(PI_DIR)/bin/notesoup.tmp $(PI_DIR)/bin/notesoup
-	cp $(NOTESOUP_HELPER) $(PI_DIR)/bin/notesoup-helper.tmp && mv $(PI_DIR)/bin/notesoup-helper.tmp $(PI_DIR)/bin/notesoup-helper
+	rm -f $(PI_DIR)/bin/notesoup-helper
 	cp $(NOTESOUP_HOST) $(PI_DIR)/bin/notesoup-host.tmp && mv $(PI_DIR)/bin/notesoup-host.tmp $(PI_DIR)/bin/notesoup-host
 	$(GO) run ./$(PI_DIR)/gen -out $(PI_DIR)/generated/tools.json
 

@@ -55,7 +55,7 @@ func repoRoot(t *testing.T) string {
 func pluginDir(t *testing.T) string {
 	t.Helper()
 	dir := filepath.Join(repoRoot(t), "plugins", "claude")
-	for _, f := range []string{"bin/notesoup", "bin/notesoup-helper", "hooks/tools.gen.ts", "hooks/toolhooks.gen.ts"} {
+	for _, f := range []string{"bin/notesoup", "bin/notesoup-host", "hooks/tools.gen.ts", "hooks/toolhooks.gen.ts"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Fatalf("plugin not built (%v); run make plugin-claude", err)
 		}

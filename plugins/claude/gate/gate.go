@@ -7,8 +7,8 @@
 //     resets go through $.command.run({command: "compact"}) with a marker.
 //   - A dynamic import(): a module holding one does not load at all.
 //   - $.process.run or $.process.spawn of anything but the plugin's helper
-//     ([helperBin($)] in hooks/helper.ts, bin/notesoup-helper): the hooks
-//     module runs nothing else.
+//     ([notesoupBin($), 'helper'] in hooks/helper.ts, `bin/notesoup
+//     helper`): the hooks module runs nothing else.
 //
 // The gate reads source text with comments removed; it is deliberately
 // stricter than a parser (a forbidden shape inside a string also fails), so
@@ -28,8 +28,8 @@ import (
 const HelperFile = "helper.ts"
 
 // HelperArgv is the only argv a process may be run with: the plugin-local
-// helper binary (bin/notesoup-helper), with no arguments.
-const HelperArgv = "[helperBin($)]"
+// notesoup (bin/notesoup) answering the helper protocol.
+const HelperArgv = "[notesoupBin($), 'helper']"
 
 // Violation is one forbidden call shape at a file and line.
 type Violation struct {
@@ -56,7 +56,7 @@ var (
 	// processCall finds any run/spawn on a process noun, however spelled.
 	processCall = regexp.MustCompile(`\bprocess\s*(\.\s*(run|spawn)|\[\s*['"` + "`" + `](run|spawn)['"` + "`" + `]\s*\])\s*\(`)
 	// allowedProcess is the one permitted call.
-	allowedProcess = regexp.MustCompile(`^\$\.process\.run\(\[helperBin\(\$\)\],`)
+	allowedProcess = regexp.MustCompile(`^\$\.process\.run\(\[notesoupBin\(\$\), 'helper'\],`)
 	// aliasing a process noun would hide later calls from the scan.
 	processAlias = regexp.MustCompile(`=\s*\$\s*\.\s*process\b|\{[^}]*\bprocess\b[^}]*\}\s*=\s*\$`)
 )

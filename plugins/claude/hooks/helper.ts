@@ -1,6 +1,6 @@
-// The bridge to the plugin-local notesoup helper (bin/notesoup-helper, the
-// fast-starting build of `notesoup helper`): the one executable this hooks
-// module runs, once per call, so its start is paid on every hook. The source gate
+// The bridge to the plugin-local notesoup (`bin/notesoup helper`, the light
+// build, which starts fast): the one process this hooks module runs, once
+// per call, so its start is paid on every hook. The source gate
 // (plugins/claude/gate) refuses any other $.process.run or spawn. The request,
 // the answer and every failure are the shared client's (common/helper-client,
 // a build-time copy of plugins/common/src); only running the process is here.
@@ -14,16 +14,16 @@ export type Caller = HelperCaller & { harness: 'claude' }
 export type HelperReply = Reply
 
 /**
- * The helper's path inside the plugin: bin/notesoup-helper, placed by `make`
- * beside bin/notesoup (which it hands a request to when an external harness
+ * notesoup's path inside the plugin: bin/notesoup, placed by `make` with the
+ * full build beside it (which it hands a request to when an external harness
  * plugin must be loaded).
  */
-export function helperBin($: EngineInterface): string {
-  return `${$.plugin.root}/bin/notesoup-helper`
+export function notesoupBin($: EngineInterface): string {
+  return `${$.plugin.root}/bin/notesoup`
 }
 
 /** How failures name the helper, and how to get one that runs. */
-const WHO = { label: 'notesoup helper', hint: 'build it with `make -C <repo> plugin-claude` so bin/notesoup-helper exists inside the plugin' }
+const WHO = { label: 'notesoup helper', hint: 'build it with `make -C <repo> plugin-claude` so bin/notesoup exists inside the plugin' }
 
 /**
  * Runs one helper operation and returns its parsed answer, never an
@@ -32,5 +32,5 @@ const WHO = { label: 'notesoup helper', hint: 'build it with `make -C <repo> plu
  * rejects a helper still running at the timeout.
  */
 export function callHelper($: EngineInterface, op: string, caller: Caller, args?: unknown): Promise<HelperReply> {
-  return ask((stdin) => $.process.run([helperBin($)], { stdin, timeoutMs: HELPER_TIMEOUT_MS }), { op, caller, args }, WHO)
+  return ask((stdin) => $.process.run([notesoupBin($), 'helper'], { stdin, timeoutMs: HELPER_TIMEOUT_MS }), { op, caller, args }, WHO)
 }

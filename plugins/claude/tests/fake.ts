@@ -111,7 +111,7 @@ export function install(on: On, name?: string): Fake {
   on('command.register', ($, e) => ({ value: { command: e.name } }))
   on('process.run', ($, e) => {
     const argv = (e as { argv: readonly string[] }).argv
-    if (argv.length !== 1 || !String(argv[0]).endsWith('/bin/notesoup-helper')) {
+    if (argv.length !== 2 || !String(argv[0]).endsWith('/bin/notesoup') || argv[1] !== 'helper') {
       f.errors.push(`ran ${JSON.stringify(argv)}, not the plugin's helper`)
     }
     const req = JSON.parse(String((e as { init?: { stdin?: string } }).init?.stdin)) as { op: string; caller: Record<string, unknown>; args?: Record<string, unknown> }

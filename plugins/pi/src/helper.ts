@@ -7,7 +7,7 @@
 // finding and running the process is Pi's.
 import { spawn } from "node:child_process";
 import { accessSync, constants, statSync } from "node:fs";
-import { delimiter, dirname, join } from "node:path";
+import { delimiter, join } from "node:path";
 import { ask, HELPER_TIMEOUT_MS, type Caller as HelperCaller, MAX_OUTPUT_BYTES, type RunResult } from "./common/helper-client.ts";
 
 /** BIN_ENV names the environment variable that points at the binary. */
@@ -101,24 +101,12 @@ export interface Request {
 export type Call = (req: Request, signal?: AbortSignal) => Promise<any>;
 
 /**
- * helperArgv is how one request to bin is run: notesoup-helper beside bin
- * when there is one (the same answers as `notesoup helper` from a build that
- * starts several times faster, which matters because every tool call and
- * turn pays a start), else `bin helper`.
- */
-export function helperArgv(bin: string): [string, string[]] {
-	const fast = join(dirname(bin), "notesoup-helper");
-	return executable(fast) ? [fast, []] : [bin, ["helper"]];
-}
-
-/**
- * callHelper runs one request through bin's helper (see helperArgv) and
- * returns its result, or throws HelperError with the helper's code, message
+ * callHelper runs one request through `bin helper` (the light build, which
+ * starts fast: every tool call and turn pays a start) and returns its result, or throws HelperError with the helper's code, message
  * and field (or the shared client's, when no answer came).
  */
 export async function callHelper(bin: string, req: Request, signal?: AbortSignal): Promise<any> {
-	const [cmd, args] = helperArgv(bin);
-	const r = await ask((stdin) => run(cmd, args, stdin, signal), req, { label: [cmd, ...args].join(" ") });
+	const r = await ask((stdin) => run(bin, ["helper"], stdin, signal), req, { label: `${bin} helper` });
 	if (!r.ok) throw new HelperError(r.error.code, r.error.message, r.error.field);
 	return r.result;
 }

@@ -6,7 +6,7 @@ import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MAX_OUTPUT_BYTES } from "../src/common/helper-client.ts";
-import { callHelper, findBinary, HelperError, helperArgv } from "../src/helper.ts";
+import { callHelper, findBinary, HelperError } from "../src/helper.ts";
 import { BIN } from "./bin.ts";
 
 function fakeBin(dir: string, name = "notesoup"): string {
@@ -48,22 +48,6 @@ test("findBinary: says clearly what is wrong and how to fix it", () => {
 	for (const c of cases) {
 		assert.throws(() => findBinary(c.opts), (e: unknown) => e instanceof HelperError && e.code === "no_binary" && c.want.test(e.message), c.name);
 	}
-});
-
-test("helperArgv: notesoup-helper beside the binary, else `notesoup helper`", () => {
-	const withFast = mkdtempSync(join(tmpdir(), "pi-argv-"));
-	const bin = fakeBin(withFast);
-	const fast = fakeBin(withFast, "notesoup-helper");
-	const alone = fakeBin(mkdtempSync(join(tmpdir(), "pi-argv-")));
-	const plainDir = mkdtempSync(join(tmpdir(), "pi-argv-"));
-	const plainBin = fakeBin(plainDir);
-	writeFileSync(join(plainDir, "notesoup-helper"), "not executable");
-	const cases: { name: string; bin: string; want: [string, string[]] }[] = [
-		{ name: "fast helper beside", bin, want: [fast, []] },
-		{ name: "no fast helper", bin: alone, want: [alone, ["helper"]] },
-		{ name: "fast helper not executable", bin: plainBin, want: [plainBin, ["helper"]] },
-	];
-	for (const c of cases) assert.deepEqual(helperArgv(c.bin), c.want, c.name);
 });
 
 test("callHelper: answers and refusals of the real binary", async () => {
