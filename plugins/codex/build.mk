@@ -2,7 +2,7 @@
 # Included by the top-level Makefile (-include plugins/*/build.mk).
 #
 #   make codex-test  unit tests of notesoup install/uninstall codex, the hook
-#                    (harness/codex, through notesoup and notesoup-helper) and
+#                    (harness/codex, through notesoup) and
 #                    the capability table (docs/harnesses.md) against the code
 #   make e2e-codex   the real codex (e2e/install.sh) wired by
 #                    `notesoup install codex` against the scripted Responses
