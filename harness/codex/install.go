@@ -53,27 +53,15 @@ type fileChange struct {
 // hooks are kept beside notesoup's.
 func Install(req harness.InstallRequest) (harness.InstallReport, error) {
 	rep := harness.InstallReport{Home: req.Home, DryRun: req.DryRun, Changed: []string{}}
-	cfgPath := filepath.Join(req.Home, configFile)
-	hooksPath := filepath.Join(req.Home, hooksFile)
-	oldCfg, err := readOptional(cfgPath)
+	cfg, err := plan(&rep, filepath.Join(req.Home, configFile), func(b []byte) ([]byte, []string, error) { return mergeConfig(b, req.Binary) })
 	if err != nil {
 		return rep, err
 	}
-	newCfg, msgs, err := mergeConfig(oldCfg, req.Binary)
-	if err != nil {
-		return rep, fmt.Errorf("%s: %w", cfgPath, err)
-	}
-	rep.Messages = append(rep.Messages, msgs...)
-	oldHooks, err := readOptional(hooksPath)
+	hooks, err := plan(&rep, filepath.Join(req.Home, hooksFile), func(b []byte) ([]byte, []string, error) { return mergeHooks(b, req.Binary) })
 	if err != nil {
 		return rep, err
 	}
-	newHooks, msgs, err := mergeHooks(oldHooks, req.Binary)
-	if err != nil {
-		return rep, fmt.Errorf("%s: %w", hooksPath, err)
-	}
-	rep.Messages = append(rep.Messages, msgs...)
-	if err := apply(&rep, []fileChange{{path: cfgPath, old: oldCfg, new: newCfg}, {path: hooksPath, old: oldHooks, new: newHooks}}); err != nil {
+	if err := apply(&rep, []fileChange{cfg, hooks}); err != nil {
 		return rep, err
 	}
 	if !req.DryRun && len(rep.Changed) > 0 {
@@ -88,35 +76,38 @@ func Install(req harness.InstallRequest) (harness.InstallReport, error) {
 // install created is removed). It never touches the notes.
 func Uninstall(req harness.InstallRequest) (harness.InstallReport, error) {
 	rep := harness.InstallReport{Home: req.Home, DryRun: req.DryRun, Changed: []string{}}
-	cfgPath := filepath.Join(req.Home, configFile)
-	hooksPath := filepath.Join(req.Home, hooksFile)
-	oldCfg, err := readOptional(cfgPath)
+	cfg, err := plan(&rep, filepath.Join(req.Home, configFile), unmergeConfig)
 	if err != nil {
 		return rep, err
 	}
-	newCfg, msgs, err := unmergeConfig(oldCfg)
-	if err != nil {
-		return rep, fmt.Errorf("%s: %w", cfgPath, err)
-	}
-	rep.Messages = append(rep.Messages, msgs...)
-	oldHooks, err := readOptional(hooksPath)
+	hooks, err := plan(&rep, filepath.Join(req.Home, hooksFile), unmergeHooks)
 	if err != nil {
 		return rep, err
 	}
-	newHooks, msgs, err := unmergeHooks(oldHooks)
-	if err != nil {
-		return rep, fmt.Errorf("%s: %w", hooksPath, err)
-	}
-	rep.Messages = append(rep.Messages, msgs...)
-	changes := []fileChange{
-		{path: cfgPath, old: oldCfg, new: newCfg, remove: len(oldCfg) > 0 && len(newCfg) == 0},
-		{path: hooksPath, old: oldHooks, new: newHooks, remove: oldHooks != nil && newHooks == nil},
-	}
+	cfg.remove = len(cfg.old) > 0 && len(cfg.new) == 0
+	hooks.remove = hooks.old != nil && hooks.new == nil
+	changes := []fileChange{cfg, hooks}
 	if err := apply(&rep, changes); err != nil {
 		return rep, err
 	}
 	rep.Messages = append(rep.Messages, "The notes are kept.")
 	return rep, nil
+}
+
+// plan reads path (an absent file reads as nil) and works out its new
+// content with edit, keeping edit's messages in rep and naming the file in
+// its error: Install and Uninstall differ only in their edits.
+func plan(rep *harness.InstallReport, path string, edit func([]byte) ([]byte, []string, error)) (fileChange, error) {
+	old, err := readOptional(path)
+	if err != nil {
+		return fileChange{}, err
+	}
+	next, msgs, err := edit(old)
+	if err != nil {
+		return fileChange{}, fmt.Errorf("%s: %w", path, err)
+	}
+	rep.Messages = append(rep.Messages, msgs...)
+	return fileChange{path: path, old: old, new: next}, nil
 }
 
 // apply writes (or, with rep.DryRun, previews) each changed file, and says
