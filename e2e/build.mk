@@ -3,7 +3,7 @@
 
 .PHONY: tools record e2e-modelserver
 
-# tools: install the pinned Claude Code, Pi and Codex CLIs into .tools/npm.
+# tools: install the pinned harness CLIs into .tools/npm.
 tools:
 	e2e/install.sh
 

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# install.sh — install the three pinned coding-agent CLIs (Claude Code, Pi,
-# Codex) into the project-local folder .tools/npm, from the committed
+# install.sh — install the pinned coding-agent CLIs (Claude Code, Pi, Codex,
+# Gemini CLI, OpenCode, Copilot CLI) into the project-local folder
+# .tools/npm, from the committed
 # e2e/package.json + e2e/package-lock.json (exact versions, integrity hashes).
 #
 # Usage: e2e/install.sh            (from anywhere inside the repo)
-# Prints the three tool paths and versions on stdout; progress on stderr.
+# Prints the tool paths and versions on stdout; progress on stderr.
 # Idempotent: re-running with an unchanged lock file is a quick no-op check.
 set -euo pipefail
 
@@ -35,6 +36,11 @@ fi
 claude="$prefix/node_modules/@anthropic-ai/claude-code-linux-x64/claude"
 pi="$prefix/node_modules/.bin/pi"
 codex="$prefix/node_modules/.bin/codex"
+gemini="$prefix/node_modules/.bin/gemini"
+# OpenCode's and Copilot's launchers are node scripts that pick the native
+# binary of the platform package; the tests run that binary directly.
+opencode="$prefix/node_modules/opencode-linux-x64/bin/opencode"
+copilot="$prefix/node_modules/@github/copilot-linux-x64/copilot"
 
 check() { # name path want-version-substring args...
 	local name=$1 path=$2 want=$3; shift 3
@@ -50,4 +56,7 @@ mkdir -p "$prefix/.probe-home"
 check claude "$claude" 2.1.332 --version
 check pi "$pi" 0.73.1 --version
 check codex "$codex" 0.171.0 --version
+check gemini "$gemini" 0.61.0 --version
+check opencode "$opencode" 1.18.33 --version
+check copilot "$copilot" 1.0.102 --version
 rm -rf "$prefix/.probe-home"
