@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // Name limits. They keep names readable in an index line and portable across
@@ -47,9 +49,20 @@ func (n Name) String() string {
 // ParseName validates a note name and says which scope it lives in. A name is
 // a relative, slash-separated path ending in ".md"; a "~/" prefix puts it in
 // the global scope. Refusals say what was wrong and what a good name looks like.
+//
+// A name is normalized to Unicode NFC first, so "café.md" typed with a
+// combining accent (NFD, as macOS keyboards and file dialogs produce it) and
+// with a precomposed "é" are the same note. Characters that make two names
+// look alike without being alike (zero-width and bidi formatting
+// characters, line separators, non-ASCII spaces) are refused instead, as
+// are names Windows reserves (CON, NUL, COM1, …) and elements ending in a
+// dot, which Windows strips: a synced notes folder would merge or lose them.
 func ParseName(s string) (Name, error) {
 	if s == "" {
 		return Name{}, refuse(CodeInvalidName, "note name is empty; %s", nameExample)
+	}
+	if utf8.ValidString(s) {
+		s = norm.NFC.String(s)
 	}
 	var n Name
 	rel := s
@@ -83,6 +96,9 @@ func checkPath(orig, rel string, prefix bool) error {
 		if unicode.IsControl(r) {
 			return refuse(CodeInvalidName, "note name %q has a control character (%U) at byte %d; use letters, digits, '-', '_', '.' and '/'; %s", orig, r, i, nameExample)
 		}
+		if what := lookalike(r); what != "" {
+			return refuse(CodeInvalidName, "note name %q has %s (%U) at byte %d, which makes names that look the same differ; use letters, digits, '-', '_', '.', ' ' and '/'; %s", orig, what, r, i, nameExample)
+		}
 	}
 	if strings.ContainsRune(orig, '\\') {
 		return refuse(CodeInvalidName, "note name %q contains '\\'; separate folders with '/'; %s", orig, nameExample)
@@ -96,6 +112,9 @@ func checkPath(orig, rel string, prefix bool) error {
 	if len(rel) > MaxNameBytes {
 		return refuse(CodeInvalidName, "note name %q is %d bytes, over the %d-byte limit; use a shorter name", orig, len(rel), MaxNameBytes)
 	}
+	// The last element of a prefix may be a partial name ("api/con" to
+	// find "api/console.md"), so the rules about whole elements skip it.
+	partial := prefix && !strings.HasSuffix(rel, "/")
 	if prefix {
 		rel = strings.TrimSuffix(rel, "/")
 		if rel == "" {
@@ -106,7 +125,8 @@ func checkPath(orig, rel string, prefix bool) error {
 	if len(elems) > MaxDepth {
 		return refuse(CodeInvalidName, "note name %q is %d levels deep, over the limit of %d; use fewer folders", orig, len(elems), MaxDepth)
 	}
-	for _, e := range elems {
+	for i, e := range elems {
+		whole := !partial || i < len(elems)-1
 		switch {
 		case e == "":
 			return refuse(CodeInvalidName, "note name %q has an empty path element (\"//\" or a trailing \"/\"); %s", orig, nameExample)
@@ -118,9 +138,53 @@ func checkPath(orig, rel string, prefix bool) error {
 			return refuse(CodeInvalidName, "note name %q has an element with leading or trailing spaces (%q); %s", orig, e, nameExample)
 		case len(e) > MaxElementBytes:
 			return refuse(CodeInvalidName, "note name %q has an element of %d bytes, over the %d-byte limit; use a shorter name", orig, len(e), MaxElementBytes)
+		case whole && strings.HasSuffix(e, "."):
+			return refuse(CodeInvalidName, "note name %q has an element ending in '.' (%q), which Windows strips, so it would clash with %q; %s", orig, e, strings.TrimRight(e, "."), nameExample)
+		case whole && windowsReserved(e):
+			return refuse(CodeInvalidName, "note name %q has the element %q, a device name Windows reserves with any extension (CON, PRN, AUX, NUL, COM1-9, LPT1-9); %s", orig, e, nameExample)
 		}
 	}
 	return nil
+}
+
+// lookalike names the kind of r when r is invisible or passes for another
+// character: format characters (zero-width spaces and joiners, bidi
+// controls such as U+202E, the byte-order mark, soft hyphens), line and
+// paragraph separators, and spaces other than U+0020. It returns "" for
+// every other character.
+func lookalike(r rune) string {
+	switch {
+	case r < utf8.RuneSelf:
+		return ""
+	case unicode.Is(unicode.Cf, r):
+		return "an invisible formatting character"
+	case unicode.In(r, unicode.Zl, unicode.Zp):
+		return "a line or paragraph separator"
+	case unicode.IsSpace(r) || unicode.Is(unicode.Zs, r):
+		return "a space other than ' '"
+	}
+	return ""
+}
+
+// windowsReserved reports whether a path element is a device name Windows
+// reserves: the part before the first dot, ignoring case and trailing
+// spaces, is CON, PRN, AUX, NUL, COM0-9 or LPT0-9 (including the
+// superscript digits ¹²³). "nul.md" is one; "null.md" and "con-notes.md" are not.
+func windowsReserved(e string) bool {
+	base, _, _ := strings.Cut(e, ".")
+	base = strings.ToUpper(strings.TrimRight(base, " "))
+	switch base {
+	case "CON", "PRN", "AUX", "NUL":
+		return true
+	}
+	if len(base) < 4 || (base[:3] != "COM" && base[:3] != "LPT") {
+		return false
+	}
+	switch base[3:] {
+	case "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "¹", "²", "³":
+		return true
+	}
+	return false
 }
 
 // parsePrefix validates a notes_list prefix. It returns which scopes the
@@ -128,6 +192,9 @@ func checkPath(orig, rel string, prefix bool) error {
 func parsePrefix(s string) (project, global bool, rel string, err error) {
 	if s == "" {
 		return true, true, "", nil
+	}
+	if utf8.ValidString(s) {
+		s = norm.NFC.String(s) // names are stored NFC (ParseName)
 	}
 	if strings.HasPrefix(s, GlobalPrefix) {
 		rel = s[len(GlobalPrefix):]

@@ -1,6 +1,8 @@
 package notes
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -48,6 +50,34 @@ func TestParseName(t *testing.T) {
 		{in: long, wantErr: "element of"},
 		{in: deep, wantErr: "levels deep"},
 		{in: tooLong, wantErr: "byte limit"},
+		// Look-alike names (issue #17): invisible or separator characters
+		// and Windows device names are refused, not stored as new notes.
+		{in: "a\u200bb.md", wantErr: "invisible formatting character (U+200B)"},
+		{in: "a\u200db.md", wantErr: "invisible formatting character (U+200D)"},
+		{in: "\ufeffa.md", wantErr: "invisible formatting character (U+FEFF)"},
+		{in: "evil\u202egnp.md", wantErr: "invisible formatting character (U+202E)"},
+		{in: "a\u2066b\u2069.md", wantErr: "U+2066"},
+		{in: "a\u2028b.md", wantErr: "line or paragraph separator"},
+		{in: "a\u2029b.md", wantErr: "line or paragraph separator"},
+		{in: "a\u00a0b.md", wantErr: "a space other than ' '"},
+		{in: "a\u3000b.md", wantErr: "a space other than ' '"},
+		{in: "a\u0085b.md", wantErr: "control character"},
+		{in: "a\u009bb.md", wantErr: "control character"},
+		{in: "CON.md", wantErr: "Windows reserves"},
+		{in: "nul.md", wantErr: "Windows reserves"},
+		{in: "Aux.tar.md", wantErr: "Windows reserves"},
+		{in: "com1.md", wantErr: "Windows reserves"},
+		{in: "lpt9.md", wantErr: "Windows reserves"},
+		{in: "com\u00b9.md", wantErr: "Windows reserves"},
+		{in: "prn/x.md", wantErr: "Windows reserves"},
+		{in: "~/nul.md", wantErr: "Windows reserves"},
+		{in: "dir./x.md", wantErr: "ending in '.'"},
+		{in: "dir../x.md", wantErr: "ending in '.'"},
+		{in: "x..md", rel: "x..md"},
+		{in: "null.md", rel: "null.md"},
+		{in: "console.md", rel: "console.md"},
+		{in: "com10.md", rel: "com10.md"},
+		{in: "con-notes/x.md", rel: "con-notes/x.md"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
@@ -81,6 +111,62 @@ func TestParseName(t *testing.T) {
 	}
 }
 
+// TestParseNameNFC: the NFC and NFD spellings of a name are one note, and
+// a parsed name is already in its final form (parsing it again changes
+// nothing).
+func TestParseNameNFC(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"cafe\u0301.md", "caf\u00e9.md"},                        // NFD é -> NFC é
+		{"~/re\u0301sume\u0301/a.md", "~/r\u00e9sum\u00e9/a.md"}, // global, in a folder
+		{"\u212bngstrom.md", "\u00c5ngstrom.md"},                 // the Angstrom sign is Å
+		{"caf\u00e9.md", "caf\u00e9.md"},                         // already NFC
+	} {
+		n, err := ParseName(tt.in)
+		if err != nil {
+			t.Fatalf("ParseName(%q): %v", tt.in, err)
+		}
+		if n.String() != tt.want {
+			t.Errorf("ParseName(%q) = %q, want %q", tt.in, n, tt.want)
+		}
+		if again, err := ParseName(n.String()); err != nil || again != n {
+			t.Errorf("ParseName(%q) again = %+v, %v", n, again, err)
+		}
+	}
+	// Through the store: writing the NFD spelling replaces the NFC note
+	// instead of creating a second one that looks the same.
+	sp := newSpace(t)
+	mustWrite(t, sp, "caf\u00e9.md", "one\n")
+	res, err := sp.Write(WriteRequest{Name: "cafe\u0301.md", Content: "two\n"})
+	if err != nil || res.Created || res.Name != "caf\u00e9.md" {
+		t.Fatalf("NFD write = %+v, %v; want the NFC note replaced", res, err)
+	}
+	l, err := sp.List(ListRequest{})
+	if err != nil || len(l.Notes) != 1 {
+		t.Fatalf("list = %+v, %v; want one note", l, err)
+	}
+	if r, err := sp.Read(ReadRequest{Name: "cafe\u0301.md"}); err != nil || r.Content != "two\n" {
+		t.Errorf("NFD read = %+v, %v", r, err)
+	}
+}
+
+// TestWalkSkipsUnnameableFiles: files another tool left under names no
+// note can have are not listed (they could never be read by that name).
+func TestWalkSkipsUnnameableFiles(t *testing.T) {
+	sp := newSpace(t)
+	mustWrite(t, sp, "ok.md", "ok\n")
+	for _, name := range []string{"cafe\u0301.md", "a\u200bb.md", "CON.md", "dir./x.md"} {
+		p := filepath.Join(sp.ProjectDir(), filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o700)
+		if err := os.WriteFile(p, []byte("x\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l, err := sp.List(ListRequest{})
+	if err != nil || len(l.Notes) != 1 || l.Notes[0].Name != "ok.md" {
+		t.Fatalf("list = %+v, %v; want only ok.md", l, err)
+	}
+}
+
 func TestParsePrefix(t *testing.T) {
 	tests := []struct {
 		in                    string
@@ -97,6 +183,14 @@ func TestParsePrefix(t *testing.T) {
 		{in: "/abs", fail: true},
 		{in: "~x", fail: true},
 		{in: "a\tb", fail: true},
+		// A prefix's last element may be part of a name; whole elements
+		// follow the name rules, and a prefix is compared in NFC.
+		{in: "con", project: true, rel: "con"},
+		{in: "notes.", project: true, rel: "notes."},
+		{in: "con/", fail: true},
+		{in: "dir./", fail: true},
+		{in: "a\u200b", fail: true},
+		{in: "cafe\u0301/", project: true, rel: "caf\u00e9/"},
 	}
 	for _, tt := range tests {
 		p, g, rel, err := parsePrefix(tt.in)

@@ -192,7 +192,14 @@ func (sc *scope) walkTemps(fn func(n Name, path string, d fs.DirEntry) error, on
 		if err != nil {
 			return nil
 		}
-		return fn(Name{Global: sc.global, Rel: filepath.ToSlash(rel)}, path, d)
+		n := Name{Global: sc.global, Rel: filepath.ToSlash(rel)}
+		// A file another tool made under a name no note can have (an NFD
+		// or look-alike name, a Windows device name) could be listed but
+		// never read, written or deleted by that name: it is not a note.
+		if p, err := ParseName(n.String()); err != nil || p != n {
+			return nil
+		}
+		return fn(n, path, d)
 	})
 	if err != nil {
 		var ne *Error

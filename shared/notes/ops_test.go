@@ -230,7 +230,7 @@ func TestWriteRefusals(t *testing.T) {
 	}{
 		{"too large", "big.md", strings.Repeat("x", MaxNoteBytes+1), CodeTooLarge, "split it"},
 		{"invalid utf-8", "bad.md", "caf\xe9", CodeInvalidRequest, "UTF-8"},
-		{"nul byte", "nul.md", "a\x00b", CodeInvalidRequest, "NUL"},
+		{"nul byte", "nulbyte.md", "a\x00b", CodeInvalidRequest, "NUL"},
 		{"nested under a note", "a.md/c.md", "c", CodeInvalidName, "is a note, not a folder"},
 		{"a folder", "dir", "x", CodeInvalidName, ".md"},
 		{"absolute", "/tmp/x.md", "x", CodeInvalidName, "absolute"},
