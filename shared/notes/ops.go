@@ -30,6 +30,14 @@ const (
 	FirstLineMax = 120
 	// firstLineProbe is how much of a note List reads to find its first line.
 	firstLineProbe = 1024
+	// MaxReadAnswerBytes bounds the text of one notes_read answer (its
+	// Render): a whole note of MaxNoteBytes, numbered, would not fit a tool
+	// answer comfortably, so a longer selection is paged and the answer
+	// says the offset to continue from.
+	MaxReadAnswerBytes = 32 << 10
+	// readFrameReserve is what Render adds around the numbered lines (the
+	// header and the continuation footer), kept out of the page.
+	readFrameReserve = 512
 )
 
 // The limits the code checks; tests lower them to exercise refusals
@@ -67,6 +75,10 @@ type ReadRequest struct {
 	// last line.
 	From int `json:"from,omitempty"`
 	To   int `json:"to,omitempty"`
+	// Offset continues a paged answer: the byte in the note to start at,
+	// as a previous answer's NextOffset gave it. It replaces From; an
+	// offset inside a character is moved back to that character's start.
+	Offset int `json:"offset,omitempty"`
 }
 
 // ReadResult is the output of notes_read.
@@ -81,6 +93,15 @@ type ReadResult struct {
 	Text string `json:"text"`
 	// Content is the selected lines verbatim.
 	Content string `json:"content"`
+	// Offset is the byte of the note where Content starts (not a line
+	// start when a page continues inside a long line).
+	Offset int `json:"offset"`
+	// NextOffset, when not 0, is where the next page starts: the
+	// selection was longer than MaxReadAnswerBytes and was cut there.
+	NextOffset int `json:"next_offset,omitempty"`
+	// midLine is true when the page starts inside line From (a
+	// continuation of a line longer than a page).
+	midLine bool
 }
 
 // WriteRequest is the input of notes_write.
@@ -244,16 +265,21 @@ func Clip(s string, max int) string {
 }
 
 // Read returns a note's text with line numbers, optionally a line range.
+// An answer longer than MaxReadAnswerBytes is cut at a line end (inside a
+// line only when one line alone is longer) and says where to continue.
 func (sp *Space) Read(req ReadRequest) (ReadResult, error) {
 	n, err := ParseName(req.Name)
 	if err != nil {
 		return ReadResult{}, err
 	}
-	if req.From < 0 || req.To < 0 {
-		return ReadResult{}, refuse(CodeInvalidRequest, "from and to are 1-based line numbers; got from=%d to=%d", req.From, req.To)
+	if req.From < 0 || req.To < 0 || req.Offset < 0 {
+		return ReadResult{}, refuse(CodeInvalidRequest, "from and to are 1-based line numbers and offset a byte offset; got from=%d to=%d offset=%d", req.From, req.To, req.Offset)
 	}
 	if req.To != 0 && req.From > req.To {
 		return ReadResult{}, refuse(CodeInvalidRequest, "from=%d is after to=%d; give from <= to", req.From, req.To)
+	}
+	if req.Offset != 0 && req.From != 0 {
+		return ReadResult{}, refuse(CodeInvalidRequest, "give from or offset, not both: offset continues a page where the previous answer said")
 	}
 	path, err := sp.scopeOf(n).path(n)
 	if err != nil {
@@ -266,10 +292,15 @@ func (sp *Space) Read(req ReadRequest) (ReadResult, error) {
 	lines := splitLines(string(data))
 	res := ReadResult{Name: n.String(), Size: int64(len(data)), Modified: mtime, Lines: len(lines)}
 	if len(lines) == 0 {
-		if req.From > 1 {
-			return ReadResult{}, refuse(CodeInvalidRequest, "note %s is empty; read it without from/to", n)
+		if req.From > 1 || req.Offset > 0 {
+			return ReadResult{}, refuse(CodeInvalidRequest, "note %s is empty; read it without from, to or offset", n)
 		}
 		return res, nil
+	}
+	// starts[i] is the byte where line i+1 starts; starts[len] the end.
+	starts := make([]int, len(lines)+1)
+	for i, l := range lines {
+		starts[i+1] = starts[i] + len(l)
 	}
 	from, to := req.From, req.To
 	if from == 0 {
@@ -281,21 +312,82 @@ func (sp *Space) Read(req ReadRequest) (ReadResult, error) {
 	if from > len(lines) {
 		return ReadResult{}, refuse(CodeInvalidRequest, "note %s has %d lines; from=%d is past the end", n, len(lines), from)
 	}
-	res.From, res.To = from, to
-	res.Content = strings.Join(lines[from-1:to], "")
-	res.Text = numberLines(lines[from-1:to], from, len(strconv.Itoa(to)))
+	start := starts[from-1]
+	if req.Offset > 0 {
+		if req.Offset >= len(data) {
+			return ReadResult{}, refuse(CodeInvalidRequest, "offset %d is past the end of note %s (%d bytes); read it again without offset", req.Offset, n, len(data))
+		}
+		start = req.Offset
+		for start > 0 && !utf8.RuneStart(data[start]) {
+			start--
+		}
+		// The line holding start: the last line starting at or before it.
+		from = sort.SearchInts(starts, start+1)
+		if from > to {
+			return ReadResult{}, refuse(CodeInvalidRequest, "offset %d is on line %d, after to=%d; give a larger to or none", req.Offset, from, to)
+		}
+	}
+	end, next := pageEnd(data, starts, from, to, start, len(strconv.Itoa(to)))
+	last := sort.SearchInts(starts, end) // the line holding the page's last byte
+	res.From, res.To, res.Offset, res.NextOffset = from, last, start, next
+	res.midLine = start != starts[from-1]
+	res.Content = string(data[start:end])
+	res.Text = numberLines(splitLines(res.Content), from, len(strconv.Itoa(to)))
 	return res, nil
 }
 
+// pageEnd returns where the page that starts at byte start (on line from)
+// ends: the end of line to when the numbered text fits the page, else the
+// end of the last line that fits, or a cut inside the first line when even
+// that line alone does not fit. next is where the rest starts, 0 when
+// nothing was cut.
+func pageEnd(data []byte, starts []int, from, to, start, width int) (end, next int) {
+	budget := MaxReadAnswerBytes - readFrameReserve
+	used := 0
+	for l := from; l <= to; l++ {
+		seg := starts[l] - max(start, starts[l-1])
+		cost := width + 1 + seg // number, tab, text
+		if data[starts[l]-1] != '\n' {
+			cost++ // numberLines ends the last line
+		}
+		if used+cost <= budget {
+			used += cost
+			continue
+		}
+		if l > from {
+			return starts[l-1], starts[l-1]
+		}
+		// One line longer than a page: cut it on a character boundary.
+		cut := start + budget - width - 2
+		for cut > start && !utf8.RuneStart(data[cut]) {
+			cut--
+		}
+		return cut, cut
+	}
+	return starts[to], 0
+}
+
+// readNote reads a note, at most MaxNoteBytes of it: a note larger than
+// that (written by another tool: an editor, a sync tool) is refused by
+// name, size and path with the fix, and never read whole into memory.
 func readNote(path string, n Name) ([]byte, time.Time, error) {
-	data, _, mtime, err := rawread.Read(path, 0)
+	data, size, mtime, err := rawread.Read(path, MaxNoteBytes+1)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, time.Time{}, refuse(CodeNotFound, "no note named %s; call "+ToolList+" to see the names", n)
 	}
 	if err != nil {
 		return nil, time.Time{}, ioErr("read note "+n.String(), err)
 	}
+	if size > MaxNoteBytes || len(data) > MaxNoteBytes {
+		return nil, time.Time{}, tooLarge(n, max(size, int64(len(data))), path)
+	}
 	return data, mtime, nil
+}
+
+// tooLarge is the refusal for a note over MaxNoteBytes on disk: only
+// another tool can have written it, so the fix is outside the notes tools.
+func tooLarge(n Name, size int64, path string) *Error {
+	return refuse(CodeTooLarge, "note %s is %d bytes (%s), over the %d-byte limit per note, so it is not read; split it into smaller notes or trim it with an editor (the file is %s), or delete it with "+ToolDelete, n, size, HumanSize(size), MaxNoteBytes, path)
 }
 
 // splitLines splits text into lines that keep their "\n"; a final newline

@@ -26,10 +26,26 @@ func (r ReadResult) Render() string {
 		return fmt.Sprintf("%s is empty.\n", r.Name)
 	}
 	head := fmt.Sprintf("%s (%s", r.Name, plural(r.Lines, "line"))
-	if r.From != 1 || r.To != r.Lines {
+	if r.From != 1 || r.To != r.Lines || r.midLine || r.NextOffset != 0 {
 		head += fmt.Sprintf(", showing %d-%d", r.From, r.To)
 	}
-	return head + ")\n" + r.Text
+	if r.midLine {
+		head += fmt.Sprintf(", line %d from byte %d", r.From, r.Offset)
+	}
+	out := head + ")\n" + r.Text
+	if r.NextOffset != 0 {
+		out += fmt.Sprintf("[answer cut at %d KiB: the rest starts at line %d; continue with offset=%d]\n", MaxReadAnswerBytes>>10, r.nextLine(), r.NextOffset)
+	}
+	return out
+}
+
+// nextLine is the line the next page starts on: the last one shown when
+// the cut fell inside it.
+func (r ReadResult) nextLine() int {
+	if strings.HasSuffix(r.Content, "\n") {
+		return r.To + 1
+	}
+	return r.To
 }
 
 // Render says what was written.

@@ -3,6 +3,7 @@ package notes
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 
 	"github.com/notesoup/notesoup/shared/tooldef"
 )
@@ -47,11 +48,12 @@ func Tools() []ToolDef {
 		},
 		{
 			Name:        ToolRead,
-			Description: "Read a note with line numbers. Use before editing a note whose text you have not seen.",
+			Description: "Read a note with line numbers before editing it. Answers hold at most " + strconv.Itoa(MaxReadAnswerBytes>>10) + " KiB; a longer one ends with the offset to continue from.",
 			InputSchema: object([]string{"name"}, map[string]any{
-				"name": nameProp(),
-				"from": map[string]any{"type": "integer", "minimum": 1, "description": "First line to show (default 1)."},
-				"to":   map[string]any{"type": "integer", "minimum": 1, "description": "Last line to show (default: end)."},
+				"name":   nameProp(),
+				"from":   map[string]any{"type": "integer", "minimum": 1, "description": "First line to show (default 1)."},
+				"to":     map[string]any{"type": "integer", "minimum": 1, "description": "Last line to show (default: end)."},
+				"offset": map[string]any{"type": "integer", "minimum": 0, "description": "Continue a cut answer: the offset its last line gives (instead of from)."},
 			}),
 			ReadOnly: true, Idempotent: true,
 		},
