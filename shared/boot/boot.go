@@ -29,6 +29,23 @@ const DefaultBudgetTokens = 4000
 // average about four bytes per token across current tokenizers.
 const BytesPerToken = 4
 
+// MaxBlockBytes bounds a whole boot block, whatever the notes folders hold
+// (other tools can put thousands of notes there) and whatever budget is
+// asked for: a quarter of a small window. The index of a store at its
+// write limits fits; past this the index lists the notes that rank first
+// and counts the rest.
+const MaxBlockBytes = 256 << 10
+
+// Bounds on the caller's text in the block (the sticky last word, the
+// handoff, each notice), which are clipped with "…" beyond them, so the
+// index always has room.
+const (
+	maxStickyBytes  = 16 << 10
+	maxHandoffBytes = 16 << 10
+	maxNoticeBytes  = 4 << 10
+	maxNotices      = 8
+)
+
 // Binding is how one harness exposes notesoup to the model in one window.
 type Binding struct {
 	// WindowID names the window: "<harness>:<sessionId>:<ordinal>".
@@ -88,6 +105,9 @@ type Block struct {
 	Full []string `json:"full"`
 	// IndexOnly counts notes listed in the index without their text.
 	IndexOnly int `json:"index_only"`
+	// Unlisted counts notes left out of the index: past MaxBlockBytes, or
+	// never read because a scope holds more than notes.MaxScopeNotes.
+	Unlisted int `json:"unlisted,omitempty"`
 }
 
 // FromSpace reads the notes of sp and builds the boot block; in.Notes is
@@ -131,16 +151,6 @@ func rank(ns []notes.Note) []*notes.Note {
 	for i, k := range ks {
 		out[i] = k.n
 	}
-	return out
-}
-
-// byName orders notes by name (the index order), duplicates by text.
-func byName(ns []notes.Note) []*notes.Note {
-	out := make([]*notes.Note, len(ns))
-	for i := range ns {
-		out[i] = &ns[i]
-	}
-	slices.SortFunc(out, compareNotes)
 	return out
 }
 
@@ -194,6 +204,7 @@ func Build(in Input) (Block, error) {
 	if budget == 0 {
 		budget = DefaultBudgetTokens
 	}
+	budget = min(budget, MaxBlockBytes/BytesPerToken)
 	tool := func(name string) string { return b.ToolPrefix + name }
 
 	var head strings.Builder
@@ -214,44 +225,65 @@ func Build(in Input) (Block, error) {
 	if in.Notes.Project != "" {
 		fmt.Fprintf(&head, "Project: %s\n", in.Notes.Project)
 	}
-	for _, n := range in.Notices {
+	for i, n := range in.Notices {
+		if i == maxNotices {
+			break
+		}
 		if n = strings.TrimSpace(n); n != "" {
-			fmt.Fprintf(&head, "\n%s\n", n)
+			fmt.Fprintf(&head, "\n%s\n", notes.Clip(n, maxNoticeBytes))
 		}
 	}
 	if s := strings.TrimSpace(in.Sticky); s != "" {
-		fmt.Fprintf(&head, "\n## Last word from your previous window\n%s\n", s)
+		fmt.Fprintf(&head, "\n## Last word from your previous window\n%s\n", notes.Clip(s, maxStickyBytes))
 	}
-
-	ranked := rank(in.Notes.Notes)
-	sorted := byName(in.Notes.Notes)
 
 	var tail string
 	if h := strings.TrimSpace(in.Handoff); h != "" {
-		tail = "\n## Handoff\n" + h + "\n"
+		tail = "\n## Handoff\n" + notes.Clip(h, maxHandoffBytes) + "\n"
 	}
 	tail += bootClose
 
-	readTool := tool(notes.ToolRead)
-	// Reserve the longest header and footer the counts can produce: their
+	readTool, listTool := tool(notes.ToolRead), tool(notes.ToolList)
+	all := rank(in.Notes.Notes)
+	// Reserve the longest header and footers the counts can produce: their
 	// digits can only shrink once the choice is made.
-	footer := max(len(textsFooter(0, len(ranked), readTool)), len(textsFooter(1, len(ranked), readTool)))
-	lines := make([]string, len(sorted))
-	indexLen := len(indexHeader(len(sorted), countGlobal(sorted)))
-	for i, n := range sorted {
-		lines[i] = indexLine(n)
-		indexLen += len(lines[i]) + 1
+	total := len(all) + in.Notes.Unread
+	footer := max(len(textsFooter(0, len(all), readTool)), len(textsFooter(1, len(all), readTool)))
+	reserve := head.Len() + len(tail) + len(indexHeader(total, total, total)) + len(unlistedLine(total, listTool)) +
+		len(textsHeader(len(all), len(all))) + footer
+	// The index lists the notes that rank first while it fits the block's
+	// bound (every note, unless other tools filled the folders); a line
+	// reserves room for its full-text mark.
+	lines := map[*notes.Note]string{}
+	var listed []*notes.Note
+	indexLen := 0
+	for _, n := range all {
+		l := indexLine(n)
+		if reserve+indexLen+len(l)+len(fullMark)+1 > MaxBlockBytes {
+			continue // a shorter line after it may still fit
+		}
+		lines[n] = l
+		listed = append(listed, n)
+		indexLen += len(l) + 1
 	}
+	unlisted := total - len(listed)
+	ranked := listed // still in rank order
+	sorted := slices.Clone(listed)
+	slices.SortFunc(sorted, compareNotes)
 
-	// Choose the full texts first: the index marks them.
-	fixed := head.Len() + len(tail) + indexLen + len(textsHeader(len(ranked), len(ranked))) + footer
-	room := budget*BytesPerToken - fixed
-	full := map[string]bool{}
+	// Choose the full texts first: the index marks them. A note that is
+	// too large or was read only in part has no whole text to show.
+	fixed := reserve + indexLen
+	room := min(budget*BytesPerToken, MaxBlockBytes) - fixed
+	full := map[*notes.Note]bool{}
 	var chosen []*notes.Note
 	for _, n := range ranked {
+		if n.TooLarge || n.Partial {
+			continue
+		}
 		if cost := noteBlockLen(n) + len(fullMark); cost <= room {
 			room -= cost
-			full[n.Name] = true
+			full[n] = true
 			chosen = append(chosen, n)
 		}
 	}
@@ -259,13 +291,16 @@ func Build(in Input) (Block, error) {
 	var out strings.Builder
 	out.Grow(fixed + budget*BytesPerToken)
 	out.WriteString(head.String())
-	out.WriteString(indexHeader(len(sorted), countGlobal(sorted)))
-	for i, n := range sorted {
-		out.WriteString(lines[i])
-		if full[n.Name] {
+	out.WriteString(indexHeader(len(sorted), countGlobal(sorted), unlisted))
+	for _, n := range sorted {
+		out.WriteString(lines[n])
+		if full[n] {
 			out.WriteString(fullMark)
 		}
 		out.WriteByte('\n')
+	}
+	if unlisted > 0 {
+		out.WriteString(unlistedLine(unlisted, listTool))
 	}
 	fullOrder := make([]string, len(chosen))
 	if len(ranked) > 0 {
@@ -283,7 +318,13 @@ func Build(in Input) (Block, error) {
 		Tokens:    (len(text) + BytesPerToken - 1) / BytesPerToken,
 		Full:      fullOrder,
 		IndexOnly: len(ranked) - len(fullOrder),
+		Unlisted:  unlisted,
 	}, nil
+}
+
+// unlistedLine says how many notes the index left out and where to find them.
+func unlistedLine(n int, listTool string) string {
+	return fmt.Sprintf("%d more notes are not in this index (the boot block is bounded at %d KiB); %s lists them all.\n", n, MaxBlockBytes>>10, listTool)
 }
 
 func countGlobal(ns []*notes.Note) int {
@@ -301,14 +342,25 @@ func indexLine(n *notes.Note) string {
 	if first != "" {
 		first = ": " + first
 	}
+	switch {
+	case n.TooLarge:
+		first = fmt.Sprintf(": too large to read (over the %d KiB limit per note); a person should split it or trim it with an editor", notes.MaxNoteBytes>>10)
+	case n.Partial:
+		first += " (not read whole: the boot reads a bounded amount of notes)"
+	}
 	return "- " + n.Name + " (" + notes.HumanSize(n.Size) + ", " + n.Modified.UTC().Format("2006-01-02") + ")" + first
 }
 
-func indexHeader(total, global int) string {
-	if total == 0 {
+// indexHeader heads the index of listed notes (global of them global);
+// unlisted more exist.
+func indexHeader(listed, global, unlisted int) string {
+	switch {
+	case listed == 0 && unlisted == 0:
 		return "\n## Notes\nNo notes yet. Start one when you learn something the next window will need.\n"
+	case unlisted > 0:
+		return fmt.Sprintf("\n## Notes index (%d of %d: %d project, %d global listed)\n", listed, listed+unlisted, listed-global, global)
 	}
-	return fmt.Sprintf("\n## Notes index (%d: %d project, %d global)\n", total, total-global, global)
+	return fmt.Sprintf("\n## Notes index (%d: %d project, %d global)\n", listed, listed-global, global)
 }
 
 func textsHeader(shown, total int) string {

@@ -311,3 +311,79 @@ func TestBuildBudgetProperty(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildBounded: whatever the notes folders hold and whatever the
+// caller passes, the block stays within MaxBlockBytes, names every note it
+// could not show, and never shows a too-large or partly read note as
+// whole. Before the fix the index and the caller's text were unbounded.
+func TestBuildBounded(t *testing.T) {
+	var ns []notes.Note
+	for i := range 3000 {
+		name := fmt.Sprintf("%s/n%04d.md", strings.Repeat("d", 150), i)
+		ns = append(ns, note(name, i%50, "# "+strings.Repeat("word ", 40)+"\n"))
+	}
+	huge := notes.Note{Name: "huge.md", Size: 1 << 30, Modified: t0, TooLarge: true}
+	part := note("partial.md", 0, "# Partial\nthe start")
+	part.Size, part.Partial = 1<<20, true
+	ns = append(ns, huge, part)
+	big := strings.Repeat("s", 1<<20)
+	in := Input{Binding: claude(t), Notes: notes.Snapshot{Notes: ns, Unread: 7}, Sticky: big, Handoff: big,
+		Notices: []string{big, big}, BudgetTokens: 1 << 30}
+	blk, err := Build(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(blk.Text) > MaxBlockBytes {
+		t.Fatalf("block is %d bytes, over %d", len(blk.Text), MaxBlockBytes)
+	}
+	if blk.Unlisted < 7 || !strings.Contains(blk.Text, fmt.Sprintf("%d more notes are not in this index", blk.Unlisted)) {
+		t.Errorf("unlisted = %d; the block does not say how many notes it left out", blk.Unlisted)
+	}
+	if !strings.Contains(blk.Text, fmt.Sprintf("(%d of %d:", len(ns)-blk.Unlisted+7, len(ns)+7)) {
+		t.Errorf("index header does not count listed of all notes")
+	}
+	// The huge and the partial note rank first (newest) and are named.
+	if !strings.Contains(blk.Text, "- huge.md (1073.7 MB, 2026-11-01): too large to read (over the 64 KiB limit per note)") {
+		t.Errorf("the too-large note is not named with its size and reason")
+	}
+	if !strings.Contains(blk.Text, "- partial.md (1.0 MB, 2026-11-01): Partial (not read whole") {
+		t.Errorf("the partly read note is not marked")
+	}
+	for _, n := range blk.Full {
+		if n == "huge.md" || n == "partial.md" {
+			t.Errorf("%s shown as whole text", n)
+		}
+	}
+	// Small stores are unchanged: every note listed, nothing unlisted.
+	blk, err = Build(Input{Binding: claude(t), Notes: notes.Snapshot{Notes: ns[:10]}})
+	if err != nil || blk.Unlisted != 0 || strings.Contains(blk.Text, "not in this index") {
+		t.Errorf("small store: unlisted %d, %v", blk.Unlisted, err)
+	}
+}
+
+// TestFromSpaceNamesHugeNote: a 1 GiB note another tool left in the
+// folder is named in the boot, not read into it.
+func TestFromSpaceNamesHugeNote(t *testing.T) {
+	home, proj := t.TempDir(), t.TempDir()
+	os.Mkdir(filepath.Join(proj, ".git"), 0o755)
+	sp, err := notes.Open(home).Space(proj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sp.Write(notes.WriteRequest{Name: "ok.md", Content: "# OK\n"}); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(filepath.Join(sp.ProjectDir(), "huge.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Truncate(1 << 30) // sparse
+	f.Close()
+	blk, err := FromSpace(sp, Input{Binding: claude(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(blk.Text, "- huge.md (1073.7 MB, ") || !strings.Contains(blk.Text, "too large to read") || len(blk.Text) > 16<<10 {
+		t.Errorf("boot with a 1 GiB note (%d bytes):\n%s", len(blk.Text), blk.Text)
+	}
+}

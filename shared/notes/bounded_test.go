@@ -181,3 +181,64 @@ func TestReadPaged(t *testing.T) {
 		wantCode(t, err, CodeInvalidRequest, bad.substr)
 	}
 }
+
+// TestSnapshotBounded: what a boot reads is bounded whatever other tools
+// put in the notes folders: a huge note is marked TooLarge and not read,
+// notes past the byte bound keep only their first line (Partial), and
+// notes past MaxScopeNotes per scope are counted, not read. Before the fix
+// a 1 GiB sparse note was read whole at every boot.
+func TestSnapshotBounded(t *testing.T) {
+	defer func(b, n int64) { snapshotMaxBytes, maxScopeNotes = b, n }(snapshotMaxBytes, maxScopeNotes)
+	sp := newSpace(t)
+	plant(t, sp, "a-huge.md", 1<<30)
+	body := "# Body\n" + strings.Repeat("x", 4000) + "\n"
+	for _, n := range []string{"b1.md", "b2.md", "b3.md", "b4.md"} {
+		mustWrite(t, sp, n, body)
+	}
+	mustWrite(t, sp, "~/g.md", "# Global\n")
+
+	var snap Snapshot
+	var err error
+	if got := allocated(func() { snap, err = sp.Snapshot() }); got > 4*MaxNoteBytes+1<<20 {
+		t.Errorf("snapshot allocated %d bytes beside a 1 GiB note", got)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := snap.Notes[0]; n.Name != "a-huge.md" || !n.TooLarge || n.Size != 1<<30 || n.Content != "" {
+		t.Errorf("huge note in the snapshot = %+v", n)
+	}
+
+	// A byte bound of two bodies and a count bound of 5 notes per scope.
+	snapshotMaxBytes, maxScopeNotes = 2*int64(len(body)), 5
+	snap, err = sp.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var partial, whole []string
+	for _, n := range snap.Notes {
+		switch {
+		case n.TooLarge:
+		case n.Partial:
+			partial = append(partial, n.Name)
+			if FirstLine(n.Content) != "Body" || int64(len(n.Content)) >= n.Size || n.Size != int64(len(body)) {
+				t.Errorf("partial note %s: %d of %d bytes, first line %q", n.Name, len(n.Content), n.Size, FirstLine(n.Content))
+			}
+		default:
+			whole = append(whole, n.Name)
+			if int64(len(n.Content)) != n.Size {
+				t.Errorf("note %s not whole: %d of %d bytes", n.Name, len(n.Content), n.Size)
+			}
+		}
+	}
+	// The huge note takes nothing of the bound; two bodies fit it, and
+	// the small global note needs no more than its first-line probe.
+	// (seed.md is the sixth project note: over the count bound.)
+	if strings.Join(whole, " ") != "b1.md b2.md ~/g.md" || strings.Join(partial, " ") != "b3.md b4.md" || snap.Unread != 1 {
+		t.Errorf("whole notes %v, partial notes %v, %d unread; want b1, b2 and ~/g.md whole, b3 and b4 partial, seed.md unread", whole, partial, snap.Unread)
+	}
+	maxScopeNotes = 3
+	if snap, err = sp.Snapshot(); err != nil || len(snap.Notes) != 4 || snap.Unread != 3 {
+		t.Errorf("with 3 notes per scope: %d notes, %d unread, %v; want 4 (3 project, 1 global) and 3", len(snap.Notes), snap.Unread, err)
+	}
+}

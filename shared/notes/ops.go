@@ -158,7 +158,7 @@ func (sp *Space) List(req ListRequest) (ListResult, error) {
 			continue
 		}
 		start := len(res.Notes)
-		files, err := sc.sc.readNotes(func(n Name) bool { return strings.HasPrefix(n.Rel, rel) }, firstLineProbe)
+		files, _, err := sc.sc.readNotes(func(n Name) bool { return strings.HasPrefix(n.Rel, rel) }, firstLineProbe, 0, nil)
 		if err != nil {
 			return ListResult{}, err
 		}

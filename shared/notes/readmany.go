@@ -41,18 +41,42 @@ type noteFile struct {
 //
 // The walk finishes before the reads start: on two cores, reading while
 // the walk goes on was slower (three goroutines for two cores).
-func (sc *scope) readNotes(keep func(Name) bool, limit int) ([]noteFile, error) {
-	var files []noteFile
-	err := sc.walk(func(n Name, path string, _ fs.DirEntry) error {
-		if keep(n) {
-			files = append(files, noteFile{name: n, path: path})
+//
+// At most maxNotes notes are read (0: all), the first in walk order; the
+// others are only counted in skipped. When budget is not nil it bounds the
+// bytes all reads together keep beyond firstLineProbe per note: each read
+// reserves its limit from it and gives back what it did not use, so a
+// store of many large notes (written by other tools) costs a bounded
+// amount of memory. A note read short for want of budget has data shorter
+// than size.
+func (sc *scope) readNotes(keep func(Name) bool, limit, maxNotes int, budget *atomic.Int64) (files []noteFile, skipped int, err error) {
+	err = sc.walk(func(n Name, path string, _ fs.DirEntry) error {
+		if !keep(n) {
+			return nil
 		}
+		if maxNotes > 0 && len(files) >= maxNotes {
+			skipped++
+			return nil
+		}
+		files = append(files, noteFile{name: n, path: path})
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	read := func(f *noteFile) { f.data, f.size, f.mtime, f.err = rawread.Read(f.path, limit) }
+	read := func(f *noteFile) {
+		lim := limit
+		if budget != nil {
+			lim = reserve(budget, limit)
+		}
+		f.data, f.size, f.mtime, f.err = rawread.Read(f.path, lim)
+		if f.size > MaxNoteBytes && limit > MaxNoteBytes {
+			f.data = nil // too large to be a note: nothing of it is kept (or counted)
+		}
+		if budget != nil {
+			budget.Add(int64(lim - max(len(f.data), firstLineProbe)))
+		}
+	}
 	if workers := min(runtime.GOMAXPROCS(0), maxReadWorkers, len(files)/notesPerWorker); workers > 1 {
 		var next atomic.Int64
 		var wg sync.WaitGroup
@@ -76,10 +100,23 @@ func (sc *scope) readNotes(keep func(Name) bool, limit int) ([]noteFile, error) 
 		switch {
 		case errors.Is(f.err, fs.ErrNotExist): // deleted since the walk
 		case f.err != nil:
-			return nil, ioErr("read note "+f.name.String(), f.err)
+			return nil, 0, ioErr("read note "+f.name.String(), f.err)
 		default:
 			kept = append(kept, f)
 		}
 	}
-	return kept, nil
+	return kept, skipped, nil
+}
+
+// reserve takes up to limit bytes from budget and returns how many a read
+// may use: never less than firstLineProbe (so every note still shows its
+// first line), which the budget does not count.
+func reserve(budget *atomic.Int64, limit int) int {
+	for {
+		left := budget.Load()
+		take := min(int64(max(limit-firstLineProbe, 0)), max(left, 0))
+		if budget.CompareAndSwap(left, left-take) {
+			return firstLineProbe + int(take)
+		}
+	}
 }
