@@ -72,8 +72,10 @@ func Paths(sessions []history.Session) []string {
 
 // descriptionFormat changes whenever a cached description's meaning does;
 // the notesoup version is part of the key too, since a decoder's reading of
-// a head may change with it.
-const descriptionFormat = 1
+// a head may change with it. Format 2: titles are masked before they are
+// cut (history.Title), so no format 1 description, whose title may hold a
+// secret cut short, is served or kept.
+const descriptionFormat = 2
 
 // fileStamp is what proves a file unchanged without reading it.
 type fileStamp struct {

@@ -7,7 +7,8 @@ import (
 	"os"
 	"strings"
 	"time"
-	"unicode"
+
+	"github.com/notesoup/notesoup/shared/history"
 )
 
 // TailBytes is how much of a transcript's end session listings read for its
@@ -57,32 +58,7 @@ func NameMayHold(name, idPrefix string) bool {
 	return idPrefix == "" || strings.Contains(name, idPrefix)
 }
 
-// OneLine collapses whitespace (newlines included) to single spaces and
-// bounds s to max runes, marking a cut with "…": a session title fit for
-// one line of a listing.
-func OneLine(s string, max int) string {
-	var b strings.Builder
-	space, n := false, 0
-	for _, r := range strings.TrimSpace(s) {
-		if unicode.IsSpace(r) {
-			space = true
-			continue
-		}
-		if space && b.Len() > 0 {
-			if n+1 >= max {
-				b.WriteString("…")
-				return b.String()
-			}
-			b.WriteByte(' ')
-			n++
-		}
-		if n >= max {
-			b.WriteString("…")
-			return b.String()
-		}
-		space = false
-		b.WriteRune(r)
-		n++
-	}
-	return b.String()
-}
+// OneLine makes a session title of s (history.Title): secrets masked
+// before anything is cut, whitespace (newlines included) collapsed to
+// single spaces, at most max runes, a cut marked with "…".
+func OneLine(s string, max int) string { return history.Title(s, max) }

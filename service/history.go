@@ -4,14 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"iter"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/notesoup/notesoup/contract"
 	"github.com/notesoup/notesoup/shared/history"
-	"github.com/notesoup/notesoup/shared/redact"
 )
 
 // catalog lists sessions through the harness plugins, so only files under a
@@ -40,7 +38,9 @@ func (c catalog) SessionsWithPrefix(harness, idPrefix string) ([]history.Session
 	var out []history.Session
 	err = hz.ListSessions(c.ctx, contract.SessionFilter{Roots: c.s.roots[harness], IDPrefix: idPrefix}, func(s history.Session) error {
 		if strings.HasPrefix(s.ID, idPrefix) {
-			out = append(out, s)
+			// Titles are masked as they arrive, before a listing's query
+			// matches them or a refusal quotes them.
+			out = append(out, history.VisibleSession(s))
 		}
 		return nil
 	})
@@ -60,14 +60,11 @@ func (d decoder) Decode(sess history.Session, opts history.DecodeOptions, emit h
 }
 
 // Sessions lists sessions across harnesses, newest first.
-// A session's title (its first prompt) has its secrets masked: a listing
-// is a preview, and history_read shows the prompt in full on request.
+// A session's title (its first prompt) has its secrets masked (the catalog
+// takes every title through history.VisibleSession): a listing is a
+// preview, and history_read shows the prompt in full on request.
 func (s *Service) Sessions(ctx context.Context, q history.SessionQuery) ([]history.Session, error) {
-	ss, err := history.ListSessions(catalog{ctx, s}, q)
-	for i := range ss {
-		ss[i].Title = redact.Mask(ss[i].Title)
-	}
-	return ss, err
+	return history.ListSessions(catalog{ctx, s}, q)
 }
 
 // current returns the caller's own session when the caller bound one: by
@@ -150,26 +147,11 @@ func (s *Service) Open(ctx context.Context, c Caller, selector string) (Opened, 
 	}
 	proj := history.Project(decoder{ctx, hz, s.roots[sess.Harness]}, sess, history.DecodeOptions{Head: head})
 	if !c.ShowSecrets {
-		proj.Events = masked(proj.Events)
+		// Masked before paging and search, so a secret is neither shown
+		// nor findable by a query (history.VisibleEvents, the one point).
+		proj.Events = history.VisibleEvents(proj.Events)
 	}
 	return Opened{Session: sess, Projection: proj, Render: proj.RenderOptions()}, nil
-}
-
-// masked wraps an event stream so every event's visible text and tool
-// input have their secrets masked (shared/redact). It masks before paging
-// and search, so a secret is neither shown nor findable by a query.
-func masked(events iter.Seq2[history.Event, error]) iter.Seq2[history.Event, error] {
-	return func(yield func(history.Event, error) bool) {
-		for ev, err := range events {
-			if err == nil {
-				ev.Text = redact.Mask(ev.Text)
-				ev.ToolInput = redact.Mask(ev.ToolInput)
-			}
-			if !yield(ev, err) {
-				return
-			}
-		}
-	}
 }
 
 // SessionRef names a session the way selectors do: harness:id.

@@ -7,13 +7,14 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/hashicorp/go-hclog"
 	"github.com/notesoup/notesoup/harness"
 	"github.com/notesoup/notesoup/harness/walk"
+	"github.com/notesoup/notesoup/internal/rawread"
 	"github.com/notesoup/notesoup/shared/history"
 )
 
@@ -49,15 +50,22 @@ func SessionFiles(roots []string, idPrefix string) ([]history.Session, error) {
 	return ss, err
 }
 
-// Describe describes one transcript (see SessionInfo); every .jsonl file
-// under a project folder is a session, except one deleted since it was
-// listed.
+// Describe describes one transcript (see SessionInfo). A transcript that
+// holds no conversation row yet (empty, or only metadata: every session
+// starts so for a moment) is not a session to list or pick: reading it
+// could only say there is nothing to read. One that cannot be opened
+// (unreadable, left by another user; no longer a regular file) is left out
+// with a notice on stderr, as a Pi or Codex file is, so it does not hide
+// the others; one deleted since it was listed is left out silently.
 func Describe(path string) (history.Session, bool, error) {
-	s, err := SessionInfo(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	s, rows, err := sessionInfo(path)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			hclog.Default().Named(Name).Warn("transcript left out of the listing", "path", path, "error", err)
+		}
 		return history.Session{}, false, nil
 	}
-	return s, err == nil, err
+	return s, rows, nil
 }
 
 type infoRecord struct {
@@ -66,9 +74,12 @@ type infoRecord struct {
 	Timestamp   string `json:"timestamp"`
 	IsMeta      bool   `json:"isMeta"`
 	IsSidechain bool   `json:"isSidechain"`
-	CustomTitle string `json:"customTitle"`
-	AITitle     string `json:"aiTitle"`
-	Message     *struct {
+	// IsCompactSummary marks the user row that carries a compaction's
+	// summary: never the person's prompt, so never a title.
+	IsCompactSummary bool   `json:"isCompactSummary"`
+	CustomTitle      string `json:"customTitle"`
+	AITitle          string `json:"aiTitle"`
+	Message          *struct {
 		Content json.RawMessage `json:"content"`
 	} `json:"message"`
 }
@@ -77,17 +88,21 @@ type infoRecord struct {
 // name), cwd, title (the latest custom or AI title, else the first typed
 // prompt), first and last record times, and size.
 func SessionInfo(path string) (history.Session, error) {
-	f, err := os.Open(path)
+	s, _, err := sessionInfo(path)
+	return s, err
+}
+
+// sessionInfo is SessionInfo, also reporting whether the part of the file
+// read holds a conversation row (a file larger than that part is taken to).
+func sessionInfo(path string) (s history.Session, rows bool, err error) {
+	f, st, err := rawread.Open(path)
 	if err != nil {
-		return history.Session{}, err
+		return history.Session{}, false, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return history.Session{}, err
-	}
-	s := history.Session{Harness: Name, ID: strings.TrimSuffix(filepath.Base(path), ".jsonl"),
+	s = history.Session{Harness: Name, ID: strings.TrimSuffix(filepath.Base(path), ".jsonl"),
 		Path: path, Size: st.Size(), Updated: st.ModTime().UTC()}
+	rows = st.Size() > headScanBytes
 	abs, err := filepath.Abs(path)
 	if err == nil {
 		s.Path = abs
@@ -121,6 +136,7 @@ func SessionInfo(path string) (history.Session, error) {
 			if !decodeInfo(sc.Bytes(), &rec) {
 				continue
 			}
+			rows = rows || isRowType(rec.Type)
 			if rec.Cwd != "" && s.Cwd == "" {
 				s.Cwd = rec.Cwd
 			}
@@ -142,9 +158,8 @@ func SessionInfo(path string) (history.Session, error) {
 					ai = rec.AITitle
 				}
 			case typeUser:
-				if prompt == "" && !rec.IsMeta && !rec.IsSidechain && rec.Message != nil {
-					var text string
-					if json.Unmarshal(rec.Message.Content, &text) == nil && isTypedPrompt(text) {
+				if prompt == "" && !rec.IsMeta && !rec.IsSidechain && !rec.IsCompactSummary && rec.Message != nil {
+					if text := promptText(rec.Message.Content); isTypedPrompt(text) {
 						prompt = text
 					}
 				}
@@ -171,7 +186,34 @@ func SessionInfo(path string) (history.Session, error) {
 	if !last.IsZero() {
 		s.Updated = last
 	}
-	return s, nil
+	return s, rows, nil
+}
+
+// promptText is the text a user row's content shows as a prompt: a string,
+// or the text blocks of a block array (a prompt sent with an image). A row
+// of tool results is no prompt.
+func promptText(content json.RawMessage) string {
+	var text string
+	if json.Unmarshal(content, &text) == nil {
+		return text
+	}
+	var blocks []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if json.Unmarshal(content, &blocks) != nil {
+		return ""
+	}
+	var parts []string
+	for _, b := range blocks {
+		switch b.Type {
+		case "text":
+			parts = append(parts, b.Text)
+		case "tool_result":
+			return ""
+		}
+	}
+	return strings.Join(parts, " ")
 }
 
 // isTypedPrompt skips engine-made user rows (command echoes, caveats, task
@@ -181,8 +223,10 @@ func isTypedPrompt(text string) bool {
 	return t != "" && !strings.HasPrefix(t, "<")
 }
 
+// shortTitle masks the title's secrets before it cuts anything
+// (history.TitleSource), then keeps one short line.
 func shortTitle(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = strings.Join(strings.Fields(history.TitleSource(s)), " ")
 	r := []rune(s)
 	if len(r) > maxTitleRunes {
 		return string(r[:maxTitleRunes-1]) + "…"
