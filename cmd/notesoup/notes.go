@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/notesoup/notesoup/internal/rawread"
 	"github.com/notesoup/notesoup/service"
 	"github.com/notesoup/notesoup/shared/notes"
 	"github.com/notesoup/notesoup/shared/termsafe"
@@ -38,7 +39,8 @@ const notesUsage = `Usage:
 Names: api/auth.md is a note of the project of --cwd (its git root, else
 the folder); ~/style.md is global. Notes live under $NOTESOUP_HOME
 (default ~/.notesoup). Common flags: --cwd DIR (default .), --home DIR,
---json (print the result as JSON).
+--json (print the result as JSON). Empty text replaces an existing note
+only with --allow-empty.
 `
 
 // parseInterspersed parses flags that may come before, between or after
@@ -74,6 +76,7 @@ func runNotes(args []string, stdout, stderr io.Writer) int {
 	var from, to *int
 	var raw *bool
 	var file, oldText, newText *string
+	var allowEmpty *bool
 	switch op {
 	case "list", "delete":
 	case "read":
@@ -81,7 +84,8 @@ func runNotes(args []string, stdout, stderr io.Writer) int {
 		to = fs.Int("to", 0, "last line")
 		raw = fs.Bool("raw", false, "print the text without line numbers")
 	case "write":
-		file = fs.String("file", "", "read the note text from this file instead of stdin")
+		file = fs.String("file", "", "read the note text from this regular file instead of stdin")
+		allowEmpty = fs.Bool("allow-empty", false, "let empty text replace an existing note (refused otherwise)")
 	case "edit":
 		oldText = fs.String("old", "", "exact text to replace (must occur once)")
 		newText = fs.String("new", "", "replacement text")
@@ -117,24 +121,12 @@ func runNotes(args []string, stdout, stderr io.Writer) int {
 	case "read":
 		req = notes.ReadRequest{Name: pos[0], From: *from, To: *to}
 	case "write":
-		src := notesStdin
-		if *file != "" {
-			f, err := openInputFile(*file)
-			if err != nil {
-				fmt.Fprintln(stderr, "notesoup notes write: reading the note text:", err)
-				return 1
-			}
-			defer f.Close()
-			src = f
-		}
-		// One byte past the largest note is enough for the store to refuse
-		// the text as too large, in its own words.
-		data, err := io.ReadAll(io.LimitReader(src, notes.MaxNoteBytes+1))
+		data, err := readNoteText(*file)
 		if err != nil {
-			fmt.Fprintln(stderr, "notesoup notes write: reading the note text:", err)
+			fmt.Fprintln(stderr, "notesoup notes write:", termsafe.Sanitize(err.Error()))
 			return 1
 		}
-		req = notes.WriteRequest{Name: pos[0], Content: string(data)}
+		req = notes.WriteRequest{Name: pos[0], Content: string(data), AllowEmpty: *allowEmpty}
 	case "edit":
 		if !flagSet(fs, "old") || !flagSet(fs, "new") {
 			fmt.Fprintln(stderr, "notesoup notes edit: give both --old TEXT and --new TEXT (--new \"\" deletes the text)")
@@ -179,6 +171,33 @@ func runNotes(args []string, stdout, stderr io.Writer) int {
 	}
 	io.WriteString(stdout, termsafe.Sanitize(res.Render()))
 	return 0
+}
+
+// readNoteText reads the text of `notes write`: from file when given, else
+// stdin. It never reads more than one byte past notes.MaxNoteBytes, so
+// endless input (a pipe from yes, --file /dev/zero) is refused at once
+// instead of filling memory; file must be a regular file (a FIFO is
+// refused without waiting for a writer).
+func readNoteText(file string) ([]byte, error) {
+	const limit = notes.MaxNoteBytes
+	if file != "" {
+		data, size, _, err := rawread.Read(file, limit+1)
+		if err != nil {
+			return nil, fmt.Errorf("reading the note text: %w; --file takes a regular file", err)
+		}
+		if size > limit || len(data) > limit {
+			return nil, fmt.Errorf("%s is %d bytes, over the %d-byte limit per note; split it into several notes", file, max(size, int64(len(data))), limit)
+		}
+		return data, nil
+	}
+	data, err := io.ReadAll(io.LimitReader(notesStdin, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading the note text from stdin: %w", err)
+	}
+	if len(data) > limit {
+		return nil, fmt.Errorf("the note text on stdin is over the %d-byte limit per note (reading stopped there); split it into several notes", limit)
+	}
+	return data, nil
 }
 
 // flagSet reports whether the flag was given on the command line, so an

@@ -242,3 +242,45 @@ func TestSnapshotBounded(t *testing.T) {
 		t.Errorf("with 3 notes per scope: %d notes, %d unread, %v; want 4 (3 project, 1 global) and 3", len(snap.Notes), snap.Unread, err)
 	}
 }
+
+// TestWriteEmptyRefused: empty or blank content does not silently erase
+// an existing note (an empty pipe did, before the fix); allow_empty does,
+// and a new or already empty note takes empty content as before.
+func TestWriteEmptyRefused(t *testing.T) {
+	sp := newSpace(t)
+	mustWrite(t, sp, "keep.md", "# Keep\nimportant\n")
+	mustWrite(t, sp, "blank.md", "")
+	tests := []struct {
+		name    string
+		args    string
+		refused bool
+		after   string // the note's text afterwards
+	}{
+		{"empty", `{"name":"keep.md","content":""}`, true, "# Keep\nimportant\n"},
+		{"blank", `{"name":"keep.md","content":" \n\t\n"}`, true, "# Keep\nimportant\n"},
+		{"allow_empty false", `{"name":"keep.md","content":"","allow_empty":false}`, true, "# Keep\nimportant\n"},
+		{"new note", `{"name":"new.md","content":""}`, false, ""},
+		{"already empty", `{"name":"blank.md","content":""}`, false, ""},
+		{"allow_empty", `{"name":"keep.md","content":"","allow_empty":true}`, false, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var args struct{ Name string }
+			json.Unmarshal([]byte(tt.args), &args)
+			_, err := sp.Call(ToolWrite, json.RawMessage(tt.args))
+			if tt.refused {
+				wantCode(t, err, CodeInvalidRequest, "would erase its 17 bytes")
+				for _, want := range []string{"allow_empty=true", "--allow-empty", ToolDelete} {
+					if !strings.Contains(err.Error(), want) {
+						t.Errorf("refusal %q does not name %q", err, want)
+					}
+				}
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if got := string(mustFile(t, sp, args.Name)); got != tt.after {
+				t.Errorf("%s holds %q, want %q", args.Name, got, tt.after)
+			}
+		})
+	}
+}

@@ -108,6 +108,10 @@ type ReadResult struct {
 type WriteRequest struct {
 	Name    string `json:"name"`
 	Content string `json:"content"`
+	// AllowEmpty lets empty (or blank) content replace an existing note.
+	// Without it that is refused: it is far more often a lost input (an
+	// empty pipe, a missing argument) than a wish to erase the note.
+	AllowEmpty bool `json:"allow_empty,omitempty"`
 }
 
 // WriteResult is the output of notes_write.
@@ -499,8 +503,11 @@ func (sp *Space) Write(req WriteRequest) (WriteResult, error) {
 	if err := sc.checkRoom(n, path, int64(len(req.Content))); err != nil {
 		return WriteResult{}, err
 	}
-	_, statErr := os.Stat(path)
+	fi, statErr := os.Stat(path)
 	created := errors.Is(statErr, fs.ErrNotExist)
+	if !created && !req.AllowEmpty && strings.TrimSpace(req.Content) == "" && statErr == nil && fi.Size() > 0 {
+		return WriteResult{}, refuse(CodeInvalidRequest, "content for note %s is empty, which would erase its %d bytes; to empty it on purpose pass allow_empty=true (CLI: --allow-empty), to remove it use "+ToolDelete, n, fi.Size())
+	}
 	if err := writeAtomic(path, []byte(req.Content)); err != nil {
 		return WriteResult{}, ioErr("write note "+n.String(), err)
 	}

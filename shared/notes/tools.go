@@ -61,8 +61,9 @@ func Tools() []ToolDef {
 			Name:        ToolWrite,
 			Description: "Create a note or replace its whole text. Use for new notes and rewrites; use " + ToolEdit + " for small changes.",
 			InputSchema: object([]string{"name", "content"}, map[string]any{
-				"name":    nameProp(),
-				"content": map[string]any{"type": "string", "description": "The complete Markdown text of the note."},
+				"name":        nameProp(),
+				"content":     map[string]any{"type": "string", "description": "The complete Markdown text of the note."},
+				"allow_empty": map[string]any{"type": "boolean", "description": "Set to true to replace an existing note with empty text (refused otherwise)."},
 			}),
 			Destructive: true, Idempotent: true,
 		},
