@@ -13,7 +13,6 @@ import (
 	"github.com/notesoup/notesoup/service"
 	"github.com/notesoup/notesoup/shared/history"
 	"github.com/notesoup/notesoup/shared/history/search"
-	"github.com/notesoup/notesoup/shared/redact"
 	"github.com/notesoup/notesoup/shared/termsafe"
 )
 
@@ -29,13 +28,17 @@ const searchUsage = `Usage:
 QUERY is a literal, case-insensitive substring, matched as history list
 --query matches it, over every session under the roots of every harness,
 built in or an external plugin (--root NAME=DIR as for notesoup history).
-Sessions with matches are listed newest first with their newest matching
+Sessions with matches are listed newest first (by their last record's
+time, as notesoup history sessions shows it) with their newest matching
 entries; read one with:
   notesoup history list --session <harness>:<id> --query QUERY.
 
+Secrets are masked before anything is matched or cut, as history list
+masks them: a query for a secret's text finds nothing.
+
 Answers are cached per query and file under --cache-dir (default
 $XDG_CACHE_HOME/notesoup/search); a file that changed (size, modification
-time or its last 4 KiB) is always searched again.
+time, inode, change time or its last 4 KiB) is always searched again.
 `
 
 func runSearch(args []string, stdout, stderr io.Writer) int {
@@ -124,9 +127,11 @@ func runSearch(args []string, stdout, stderr io.Writer) int {
 	for _, s := range res.Sessions {
 		fmt.Fprintf(stdout, "%s:%s  %d match(es)  %s  %s\n", s.Session.Harness, termsafe.Sanitize(s.Session.ID), s.Count, histStamp(s.Session.Updated), termsafe.Sanitize(s.Session.Path))
 		for _, e := range s.Entries {
-			// Snippets are transcript text: secrets masked, escapes inert.
+			// Snippets are transcript text, masked before they were cut
+			// (history.VisibleEvent, in the search); here escapes are
+			// made inert.
 			fmt.Fprintf(stdout, "  #%d %s %s %s: %s\n", e.Seq, termsafe.Sanitize(e.Window), e.Role, histStamp(e.Time),
-				termsafe.Sanitize(redact.Mask(e.Snippet)))
+				termsafe.Sanitize(e.Snippet))
 		}
 	}
 	if total > len(res.Sessions) {

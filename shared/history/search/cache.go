@@ -26,18 +26,31 @@ const (
 	tailBytes = 4 << 10
 	// cacheFormat changes whenever the cached answer's meaning or the
 	// file's layout does (a decoder's semantics, the entry shape, the
-	// tail hash), so old answers are dropped.
-	cacheFormat = 2
+	// tail hash), so old answers are dropped. Format 3: snippets are
+	// masked (see the package doc) and keys hold the inode and change
+	// time.
+	cacheFormat = 3
 )
 
 // FileKey is what proves a file unchanged since an answer was computed:
-// its size, modification time and a hash of its last tailBytes.
+// its size, modification time, inode and change time, and a hash of its
+// last tailBytes. The modification time can be set back (a rewrite in
+// place at the same size, then touch -d): the change time cannot, and a
+// file replaced by a rename has another inode.
 type FileKey struct {
 	Size  int64
 	MTime int64 // UnixNano
+	CTime int64 // UnixNano; 0 where the system does not say
+	Ino   uint64
 	// Tail is the CRC-32C of the tail in the high half and its CRC-32
 	// (IEEE) in the low half (see tailHash).
 	Tail uint64
+}
+
+// sameStat reports whether two keys agree on everything a stat gives:
+// only then is a tail worth reading.
+func (k FileKey) sameStat(o FileKey) bool {
+	return k.Size == o.Size && k.MTime == o.MTime && k.CTime == o.CTime && k.Ino == o.Ino
 }
 
 // fileAnswer is a cached answer for one file and one query.
@@ -65,10 +78,29 @@ type cacheFile struct {
 }
 
 // cachePath names the cache file of a query (hashed: queries may hold any
-// character).
+// character). The "m-" prefix marks files of masked answers (format 3 on);
+// see dropUnmasked.
 func cachePath(dir, query string, limit int) string {
 	h := sha256.Sum256([]byte(fmt.Sprintf("%d\x00%d\x00%s", cacheFormat, limit, query)))
-	return filepath.Join(dir, "q-"+hex.EncodeToString(h[:12])+".bin")
+	return filepath.Join(dir, "m-"+hex.EncodeToString(h[:12])+".bin")
+}
+
+// queryHash stands for the query in a cache file: the query may be a
+// secret's text (a search for it finds nothing), and no cache keeps one.
+func queryHash(query string) string {
+	h := sha256.Sum256([]byte(query))
+	return string(h[:])
+}
+
+// dropUnmasked removes the cache files of builds before format 3 ("q-*"),
+// whose snippets were stored unmasked: no secret may stay in a cache
+// because an older build wrote it. It runs only when a search writes the
+// cache anyway; each such file goes the first time.
+func dropUnmasked(dir string) {
+	old, _ := filepath.Glob(filepath.Join(dir, "q-*.bin"))
+	for _, p := range old {
+		os.Remove(p)
+	}
 }
 
 // tailHash hashes a file's tail for its key. It detects change; it is
@@ -109,7 +141,7 @@ func keyWith(path string, buf []byte) (FileKey, error) {
 		return FileKey{}, err
 	}
 	defer f.Close()
-	k := FileKey{Size: st.size, MTime: st.mtime.UnixNano()}
+	k := st.key()
 	k.Tail, err = tailHashAt(f, k.Size, buf)
 	return k, err
 }
@@ -133,12 +165,12 @@ func (a *fileAnswer) fresh(key FileKey, keyFor func(string) (FileKey, error)) bo
 // read in one call, not gob (whose decoding cost more than the rest of a
 // warm search's user time). Layout, integers as (u)varints:
 //
-//	magic "nsq\x00", format, version string, query string, limit, n,
+//	magic "nsq\x00", format, version string, query hash string, limit, n,
 //	n × entry, CRC-32C of everything before it (4 bytes, little endian)
 //	entry: path string, key, flags (1 error, 2 matches, 4 deps),
 //	  [error string], [deps: n × (path string, key)],
 //	  [count, JSON of {session, entries}]
-//	key: size, mtime, tail (8 bytes, little endian)
+//	key: size, mtime, ctime, inode, tail (8 bytes, little endian)
 //	string: length, bytes
 //
 // Only answers with matches keep their session and entries: the rest are
@@ -195,7 +227,7 @@ func decodeCache(data []byte, query string, limit int) (*cacheFile, error) {
 	// fresh page costs a fault (14 µs each on the VMs measured, a few ms
 	// per MB, a good part of a warm search).
 	r := &cacheReader{s: unsafe.String(unsafe.SliceData(body), len(body))[len(cacheMagic):]}
-	if r.uint() != cacheFormat || r.str() != version.Version || r.str() != query || r.uint() != uint64(limit) {
+	if r.uint() != cacheFormat || r.str() != version.Version || r.str() != queryHash(query) || r.uint() != uint64(limit) {
 		return nil, errCacheFormat
 	}
 	n := r.uint()
@@ -267,7 +299,7 @@ func (c *cacheFile) encodeTo(w io.Writer) error {
 	b = append(b, cacheMagic...)
 	b = binary.AppendUvarint(b, cacheFormat)
 	b = appendStr(b, version.Version)
-	b = appendStr(b, c.Query)
+	b = appendStr(b, queryHash(c.Query))
 	b = binary.AppendUvarint(b, uint64(c.Limit))
 	b = binary.AppendUvarint(b, uint64(len(c.Files)))
 	for path, a := range c.Files {
@@ -324,6 +356,8 @@ func appendStr(b []byte, s string) []byte {
 func appendKey(b []byte, k FileKey) []byte {
 	b = binary.AppendVarint(b, k.Size)
 	b = binary.AppendVarint(b, k.MTime)
+	b = binary.AppendVarint(b, k.CTime)
+	b = binary.AppendUvarint(b, k.Ino)
 	return binary.LittleEndian.AppendUint64(b, k.Tail)
 }
 
@@ -372,7 +406,7 @@ func (r *cacheReader) str() string {
 }
 
 func (r *cacheReader) key() FileKey {
-	k := FileKey{Size: r.int(), MTime: r.int()}
+	k := FileKey{Size: r.int(), MTime: r.int(), CTime: r.int(), Ino: r.uint()}
 	if len(r.s) < 8 {
 		r.fail()
 		return k
@@ -430,5 +464,6 @@ func (c *cacheFile) save(dir string) error {
 	if err := os.Rename(tmp.Name(), cachePath(dir, c.Query, c.Limit)); err != nil {
 		return fmt.Errorf("search cache: %w", err)
 	}
+	dropUnmasked(dir)
 	return nil
 }

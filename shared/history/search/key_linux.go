@@ -20,6 +20,18 @@ type rawFile struct{ fd int }
 type fileStat struct {
 	size  int64
 	mtime time.Time
+	ctime int64 // UnixNano
+	ino   uint64
+}
+
+// key is the file's key without its tail hash.
+func (st fileStat) key() FileKey {
+	return FileKey{Size: st.size, MTime: st.mtime.UnixNano(), CTime: st.ctime, Ino: st.ino}
+}
+
+// keyOfStat is the key of a stat without its tail hash.
+func keyOfStat(st *syscall.Stat_t) FileKey {
+	return FileKey{Size: st.Size, MTime: time.Unix(st.Mtim.Unix()).UnixNano(), CTime: st.Ctim.Nano(), Ino: st.Ino}
 }
 
 // openFile opens path for reading and stats it. O_NONBLOCK: a path the
@@ -47,7 +59,7 @@ func statFD(fd int) (rawFile, fileStat, error) {
 		syscall.Close(fd)
 		return rawFile{-1}, fileStat{}, fmt.Errorf("stat: %w", err)
 	}
-	return rawFile{fd}, fileStat{size: st.Size, mtime: time.Unix(st.Mtim.Unix())}, nil
+	return rawFile{fd}, fileStat{size: st.Size, mtime: time.Unix(st.Mtim.Unix()), ctime: st.Ctim.Nano(), ino: st.Ino}, nil
 }
 
 // ReadAt reads len(b) bytes at off, or fewer with io.EOF at the end.

@@ -15,6 +15,13 @@ type rawFile struct{ *os.File }
 type fileStat struct {
 	size  int64
 	mtime time.Time
+	ctime int64 // UnixNano; 0 where statSys cannot say
+	ino   uint64
+}
+
+// key is the file's key without its tail hash.
+func (st fileStat) key() FileKey {
+	return FileKey{Size: st.size, MTime: st.mtime.UnixNano(), CTime: st.ctime, Ino: st.ino}
 }
 
 // openFile opens path for reading and stats it.
@@ -28,5 +35,7 @@ func openFile(path string) (rawFile, fileStat, error) {
 		f.Close()
 		return rawFile{}, fileStat{}, err
 	}
-	return rawFile{f}, fileStat{size: fi.Size(), mtime: fi.ModTime()}, nil
+	st := fileStat{size: fi.Size(), mtime: fi.ModTime()}
+	st.ctime, st.ino = statSys(fi)
+	return rawFile{f}, st, nil
 }

@@ -10,6 +10,20 @@
 // inherits from), so a warm query reads only file ends and a changed file is
 // always searched again.
 //
+// Secrets: every decoded event passes through history.VisibleEvent (the one
+// masking point, shared/history/visible.go) before it is matched or cut
+// into a snippet, so a query for a secret's text finds nothing, a snippet
+// never holds part of a token, and the answer cache holds only masked text.
+// The raw scan still reads raw bytes, which is sound: it only rules files
+// out, and masked text holds no query text the raw bytes lack, except
+// marker text ("[REDACTED …]"), which a query may match where the raw scan
+// lets the file through but is not promised to find.
+//
+// A session's Updated is its last record's time, as `notesoup history
+// sessions` shows it: the newest time among the events the decoder emits
+// (read anyway to find the matches), or the file's modification time when
+// no event has one.
+//
 // Where the time goes, and so the shape of the code: a cold query is bound
 // by reading the files (the scan kernel in pair_amd64.s tests 32 bytes per
 // step without lower-casing them, see prefilter.go); a warm one by the
@@ -27,6 +41,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/notesoup/notesoup/shared/history"
 )
@@ -125,7 +140,8 @@ func Search(query string, opts Options) (Result, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	res := Result{Query: query}
+	// Sessions is never nil: --json prints [] for no sessions.
+	res := Result{Query: query, Sessions: []SessionHits{}}
 	// The listings, the cache load and the answers overlap: each source
 	// is listed by its own goroutine, which hands its files to the
 	// workers in batches as soon as it has them.
@@ -363,7 +379,7 @@ func (w *worker) answer(j job) (*fileAnswer, int, int64) {
 		return fail(err)
 	}
 	defer f.Close()
-	key := FileKey{Size: st.size, MTime: st.mtime.UnixNano()}
+	key := st.key()
 	tailKnown := false
 	sess := j.sess
 	sess.Size = key.Size
@@ -377,10 +393,10 @@ func (w *worker) answer(j job) (*fileAnswer, int, int64) {
 		w.decode(j.src, sess, a)
 		return a, fromDecode, 0
 	}
-	// Only an answer with the same size and modification time can still
-	// hold; then the tail decides. Any other file is scanned, and the scan
-	// hashes the tail it reads anyway.
-	if a := w.s.cache.Files[path]; a != nil && a.Key.Size == key.Size && a.Key.MTime == key.MTime {
+	// Only an answer with the same size, modification time, inode and
+	// change time can still hold; then the tail decides. Any other file is
+	// scanned, and the scan hashes the tail it reads anyway.
+	if a := w.s.cache.Files[path]; a != nil && a.Key.sameStat(key) {
 		if key.Tail, err = tailHashAt(f, key.Size, w.tail); err != nil {
 			return fail(err)
 		}
@@ -419,13 +435,22 @@ func (w *worker) answer(j job) (*fileAnswer, int, int64) {
 	if first != nil && len(w.first) > 0 {
 		if threads := w.threads; len(threads) > 0 {
 			// A fork shows its parents' events too: the answer depends
-			// on their bytes, and so does the raw scan.
+			// on their bytes, and so does the raw scan. A parent that is
+			// missing (no listed file has its id, or its file is gone)
+			// is a dependency too, keyed as missing: when it reappears,
+			// the fork's answer changes with it.
 			a.Deps = map[string]FileKey{}
-			parents := w.s.forkParents(j.src, threads, w.readBuf())
+			parents, missing := w.s.forkParents(j.src, threads, w.readBuf())
+			for _, id := range missing {
+				a.Deps[missingIDDep(j.src.Harness, id)] = missingKey
+			}
 			for _, p := range parents {
 				k, n, pdone, err := w.scanParent(p, sc, done)
 				if errors.Is(err, fs.ErrNotExist) {
-					continue // a missing parent is the decoder's gap notice
+					// The decoder's gap notice; the file may come back.
+					a.Deps[p] = missingKey
+					sc = nil
+					continue
 				}
 				scanned += n
 				if err != nil {
@@ -435,7 +460,7 @@ func (w *worker) answer(j job) (*fileAnswer, int, int64) {
 				a.Deps[p] = k
 				done = pdone
 			}
-			if len(threads) > len(a.Deps) {
+			if len(missing) > 0 {
 				sc = nil // a parent we could not name or read: decode
 			}
 		}
@@ -455,7 +480,7 @@ func (w *worker) scanParent(path string, sc *scanner, done bool) (FileKey, int64
 		return FileKey{}, 0, done, err
 	}
 	defer f.Close()
-	k := FileKey{Size: st.size, MTime: st.mtime.UnixNano()}
+	k := st.key()
 	if k.Tail, err = tailHashAt(f, k.Size, w.tail); err != nil {
 		return FileKey{}, 0, done, err
 	}
@@ -546,12 +571,45 @@ const firstLineMax = 256 << 10
 var _ [chunkBytes - firstLineMax]struct{}
 
 // depKey keys a file an answer depends on (a fork's parent), reusing the
-// worker's tail buffer.
-func (w *worker) depKey(path string) (FileKey, error) {
+// worker's tail buffer. A missing file, and an id no listed file has
+// (missingIDDep), key as missingKey, so an answer computed without them
+// holds until they appear.
+func (w *worker) depKey(dep string) (FileKey, error) {
+	if harness, id, ok := parseMissingIDDep(dep); ok {
+		if _, found := w.s.pathOf(harness, id); found {
+			return FileKey{}, nil // named now: the answer is stale
+		}
+		return missingKey, nil
+	}
 	if cap(w.tail) < tailBytes {
 		w.tail = make([]byte, tailBytes)
 	}
-	return keyWith(path, w.tail[:tailBytes])
+	k, err := keyWith(dep, w.tail[:tailBytes])
+	if errors.Is(err, fs.ErrNotExist) {
+		return missingKey, nil
+	}
+	return k, err
+}
+
+// missingKey is the key of a dependency that does not exist: no file has
+// it (a real file's size is never negative).
+var missingKey = FileKey{Size: -1}
+
+// missingIDPrefix starts the dependency of a fork on a parent id that no
+// listed file has: a NUL, which no path holds, then harness:id.
+const missingIDPrefix = "\x00id:"
+
+// missingIDDep names the dependency on a parent id no listed file has.
+func missingIDDep(harness, id string) string { return missingIDPrefix + harness + ":" + id }
+
+// parseMissingIDDep undoes missingIDDep.
+func parseMissingIDDep(dep string) (harness, id string, ok bool) {
+	rest, ok := strings.CutPrefix(dep, missingIDPrefix)
+	if !ok {
+		return "", "", false
+	}
+	harness, id, ok = strings.Cut(rest, ":")
+	return harness, id, ok
 }
 
 // readBuf is the worker's read buffer, made on first use: a warm search
@@ -575,12 +633,11 @@ func appendFirstLine(dst, b []byte) []byte {
 
 // forkParents resolves the ids of the sessions a file of src inherits from
 // to their files, following what each parent inherits in turn, so a chain
-// of forks depends on all of its files. buf is scratch for reading first
-// lines.
-func (s *searcher) forkParents(src *source, threads []string, buf []byte) []string {
-	var out []string
+// of forks depends on all of its files; missing are the ids no listed file
+// has. buf is scratch for reading first lines.
+func (s *searcher) forkParents(src *source, threads []string, buf []byte) (out, missing []string) {
 	seen := map[string]bool{}
-	for len(threads) > 0 && len(out) < 64 {
+	for len(threads) > 0 && len(out)+len(missing) < 64 {
 		t := threads[0]
 		threads = threads[1:]
 		if t == "" || seen[t] {
@@ -589,6 +646,7 @@ func (s *searcher) forkParents(src *source, threads []string, buf []byte) []stri
 		seen[t] = true
 		p, ok := s.pathOf(src.Harness, t)
 		if !ok {
+			missing = append(missing, t)
 			continue
 		}
 		out = append(out, p)
@@ -596,7 +654,7 @@ func (s *searcher) forkParents(src *source, threads []string, buf []byte) []stri
 			threads = append(threads, src.Inherits(line)...)
 		}
 	}
-	return out
+	return out, missing
 }
 
 // firstLine reads path's first line (at most firstLineMax bytes) into buf,
@@ -628,17 +686,22 @@ func firstLine(path string, buf []byte) ([]byte, error) {
 
 // decode runs the harness decoder and keeps the count and the newest
 // matches, with history_list's own rules for what matches and how an entry
-// renders.
+// renders. Every event is masked first (history.VisibleEvents): the match
+// is decided, and the snippet cut, on masked text.
 func (w *worker) decode(src *source, sess history.Session, a *fileAnswer) {
 	q := history.ListQuery{Query: w.s.query}
 	ring := make([]history.Event, 0, w.s.per)
 	count := 0
+	var last time.Time // the newest event time: the session's Updated
 	proj := history.Project(src.Decoder, sess, history.DecodeOptions{})
-	for ev, err := range proj.Events {
+	for ev, err := range history.VisibleEvents(proj.Events) {
 		if err != nil {
 			a.Err = err.Error()
 			a.Count, a.Hits = 0, nil
 			return
+		}
+		if ev.Time.After(last) {
+			last = ev.Time
 		}
 		if !Matches(ev, q.Query) {
 			continue
@@ -660,7 +723,14 @@ func (w *worker) decode(src *source, sess history.Session, a *fileAnswer) {
 		a.Err = fmt.Sprintf("%s: %v", sess.Path, err)
 		return
 	}
-	a.Hits = &hits{Session: sess, Entries: page.Entries}
+	if !last.IsZero() {
+		sess.Updated = last
+	}
+	entries := page.Entries
+	if entries == nil {
+		entries = []history.Entry{} // JSON [] rather than null
+	}
+	a.Hits = &hits{Session: history.VisibleSession(sess), Entries: entries}
 }
 
 // Matches reports whether history_list's query would list ev: a listable

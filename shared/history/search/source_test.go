@@ -2,7 +2,9 @@ package search
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -67,6 +69,9 @@ func (f *fakeHarness) Decode(_ context.Context, req contract.DecodeRequest, emit
 		ls := strings.Split(strings.TrimSpace(string(b)), "\n")
 		if id, ok := strings.CutPrefix(ls[0], "from "); ok && depth < 8 {
 			parent, err := lines(filepath.Join(filepath.Dir(path), id+".txt"), depth+1)
+			if errors.Is(err, fs.ErrNotExist) {
+				return ls[1:], nil // a missing parent is a gap, as Codex's
+			}
 			if err != nil {
 				return nil, err
 			}

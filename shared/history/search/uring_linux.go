@@ -5,7 +5,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
-	"time"
 	"unsafe"
 )
 
@@ -233,7 +232,7 @@ type ringKey struct {
 	fd    int32
 	key   FileKey
 	ok    bool // every step succeeded and key is complete
-	valid bool // size and mtime match the cached answer: tail read
+	valid bool // the stat matches the cached answer's: tail read
 }
 
 // ringBatch is the most files ringKeys takes: each takes up to two SQEs.
@@ -242,7 +241,7 @@ const ringBatch = 32
 // ringKeys proves a batch of files (at most ringBatch) unchanged against
 // their cached answers with the ring. ks[i].ok says whether file i's key
 // was computed; for the others (and on any error) the caller falls back
-// to system calls. want(i) says what size and mtime file i must have for
+// to system calls. want(i) says what stat (FileKey.sameStat) file i must have for
 // its tail to be worth reading.
 //
 // dirfds[i] is the directory paths[i] is relative to (atFDCWD for the
@@ -286,7 +285,7 @@ func (r *uring) ringKeys(dirfds []int32, paths []string, ks []ringKey, want func
 		}
 		var st syscall.Stat_t
 		if _, _, errno := syscall.RawSyscall(syscall.SYS_FSTAT, uintptr(ks[i].fd), uintptr(unsafe.Pointer(&st)), 0); errno == 0 {
-			ks[i].key = FileKey{Size: st.Size, MTime: time.Unix(st.Mtim.Unix()).UnixNano()}
+			ks[i].key = keyOfStat(&st)
 			statOK[i] = true
 		}
 	}
@@ -298,7 +297,7 @@ func (r *uring) ringKeys(dirfds []int32, paths []string, ks []ringKey, want func
 		}
 		k := &ks[i]
 		if statOK[i] {
-			if w, ok := want(i); ok && w.Size == k.key.Size && w.MTime == k.key.MTime {
+			if w, ok := want(i); ok && w.sameStat(k.key) {
 				k.valid = true
 				n := min(int64(tailBytes), k.key.Size)
 				sqe := r.next()
