@@ -22,10 +22,11 @@ import (
 // the request is read, during the write and after the answer.
 const killRounds = 40
 
-// sealed returns note text whose last line is the SHA-256 of the rest, so a
+// sealed returns note text (about 22 KB, under the 32 KiB a notes_read
+// answer holds) whose last line is the SHA-256 of the rest, so a
 // torn or mixed note is detected.
 func sealed(version int) string {
-	body := fmt.Sprintf("# k\nversion: %d\n%s\n", version, strings.Repeat(fmt.Sprintf("line of version %d\n", version), 2500))
+	body := fmt.Sprintf("# k\nversion: %d\n%s\n", version, strings.Repeat(fmt.Sprintf("line of version %d\n", version), 1200))
 	sum := sha256.Sum256([]byte(body))
 	return body + "sum: " + hex.EncodeToString(sum[:]) + "\n"
 }

@@ -28,7 +28,9 @@ const (
 
 func TestHelperUnderLoad(t *testing.T) {
 	e := newEnv(t)
-	fixed := sealed(7)
+	// Small enough that notes_read answers it whole (its answers are bounded
+	// at 32 KiB; a longer note is paged).
+	fixed := "# fixed\n" + strings.Repeat("a line every reader must see exactly\n", 400)
 	if r, raw := e.run(t, mustJSON(t, map[string]any{"v": 1, "op": "notes.write", "caller": map[string]string{"cwd": e.cwd},
 		"args": map[string]string{"name": "fixed.md", "content": fixed}})); !r.OK {
 		t.Fatal(raw)

@@ -24,9 +24,12 @@ func init() {
 	register("version", "notesoup, helper protocol and harness contract versions", opVersion)
 	register("limits", "a harness's budget points (native, hard, warning) and their source", opLimits)
 	register("boot", "the boot block for the caller's harness, session and project", opBoot)
-	for _, name := range []string{notes.ToolList, notes.ToolRead, notes.ToolWrite, notes.ToolEdit, notes.ToolDelete} {
-		tool := name
+	for _, def := range notes.Tools() {
+		tool := def.Name
 		register("notes."+tool[len("notes_"):], "the "+tool+" tool", func(ctx context.Context, s *service.Service, c service.Caller, args json.RawMessage) (any, error) {
+			if e := checkToolArgs(def, args); e != nil {
+				return nil, e
+			}
 			r, err := s.Notes(ctx, c, tool, args)
 			if err != nil {
 				return nil, err

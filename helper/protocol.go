@@ -10,17 +10,17 @@
 package helper
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"sort"
 	"strings"
-	"sync"
 
+	"github.com/notesoup/notesoup/internal/strictjson"
 	"github.com/notesoup/notesoup/service"
 	"github.com/notesoup/notesoup/shared/notes"
 )
@@ -135,14 +135,15 @@ func Main(ctx context.Context, name string, open func() (*service.Service, func(
 	return 0
 }
 
-// Handle reads and answers one request.
+// Handle reads and answers one request: the JSON value on the first
+// non-blank line(s) of r, answered as soon as the line it ends on is
+// complete (at its newline, or at EOF), so a client that writes one request
+// and waits for the answer before closing stdin gets it. Nothing after that
+// line is read.
 func Handle(ctx context.Context, s *service.Service, r io.Reader) Response {
-	data, err := io.ReadAll(io.LimitReader(r, MaxRequestBytes+1))
-	if err != nil {
-		return fail(&Error{Code: CodeBadRequest, Message: "reading the request: " + err.Error()})
-	}
-	if len(data) > MaxRequestBytes {
-		return fail(&Error{Code: CodeBadRequest, Message: fmt.Sprintf("request is larger than %d bytes", MaxRequestBytes)})
+	data, e := readRequest(r)
+	if e != nil {
+		return fail(e)
 	}
 	var req Request
 	if err := strictDecode(data, &req); err != nil {
@@ -167,6 +168,77 @@ func Handle(ctx context.Context, s *service.Service, r io.Reader) Response {
 	return Response{V: ProtocolVersion, OK: true, Result: res}
 }
 
+// errTooLarge ends the reading of a request longer than MaxRequestBytes.
+var errTooLarge = fmt.Errorf("request is larger than %d bytes", MaxRequestBytes)
+
+// readRequest returns the bytes of the first JSON value in r and checks that
+// nothing but whitespace follows it on its line. It reads through a
+// lineReader, so it never waits for bytes past that line.
+func readRequest(r io.Reader) ([]byte, *Error) {
+	lr := &lineReader{br: bufio.NewReaderSize(r, 64<<10)}
+	dec := json.NewDecoder(lr)
+	var raw json.RawMessage
+	if err := dec.Decode(&raw); err != nil {
+		switch {
+		case errors.Is(err, errTooLarge):
+			return nil, &Error{Code: CodeBadRequest, Message: errTooLarge.Error()}
+		case errors.Is(err, io.EOF):
+			return nil, &Error{Code: CodeBadRequest, Message: "no request: stdin ended before a JSON request; write one JSON object and a newline"}
+		}
+		var se *json.SyntaxError
+		if errors.As(err, &se) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil, &Error{Code: CodeBadRequest, Message: "not valid JSON: " + err.Error()}
+		}
+		return nil, &Error{Code: CodeBadRequest, Message: "reading the request: " + err.Error()}
+	}
+	// The rest of the value's line: what the decoder holds, then (when the
+	// line goes on past it) the line reader up to the newline.
+	rest, _ := io.ReadAll(dec.Buffered())
+	for !bytes.Contains(rest, []byte("\n")) {
+		var chunk [4096]byte
+		n, err := lr.Read(chunk[:])
+		rest = append(rest, chunk[:n]...)
+		if err != nil || len(rest) > MaxRequestBytes {
+			break
+		}
+	}
+	if line, _, _ := bytes.Cut(rest, []byte("\n")); len(bytes.TrimSpace(line)) > 0 {
+		return nil, &Error{Code: CodeBadRequest, Message: "trailing data after the JSON request on its line; send one request per process"}
+	}
+	return raw, nil
+}
+
+// lineReader hands out at most one line per Read, and stops the request at
+// MaxRequestBytes: json.Decoder reads ahead in chunks, and must not ask for
+// the bytes after the request's line, which a waiting client never sends.
+type lineReader struct {
+	br *bufio.Reader
+	n  int
+}
+
+// Read implements io.Reader.
+func (l *lineReader) Read(p []byte) (int, error) {
+	if l.n >= MaxRequestBytes {
+		return 0, errTooLarge
+	}
+	if len(p) > MaxRequestBytes-l.n {
+		p = p[:MaxRequestBytes-l.n]
+	}
+	if l.br.Buffered() == 0 {
+		if _, err := l.br.Peek(1); err != nil {
+			return 0, err
+		}
+	}
+	buf, _ := l.br.Peek(l.br.Buffered())
+	if i := bytes.IndexByte(buf, '\n'); i >= 0 {
+		buf = buf[:i+1]
+	}
+	n := copy(p, buf)
+	_, _ = l.br.Discard(n)
+	l.n += n
+	return n, nil
+}
+
 func fail(e *Error) Response { return Response{V: ProtocolVersion, Error: e} }
 
 // toError classifies an operation's error.
@@ -185,38 +257,33 @@ func toError(err error) *Error {
 	return &Error{Code: CodeFailed, Message: err.Error()}
 }
 
-// strictDecode decodes one JSON value, refusing unknown fields and trailing data.
-func strictDecode(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return err
-	}
-	if dec.More() {
-		return errors.New("trailing data after the JSON value")
-	}
-	return nil
-}
-
-// unknownField reads the field name out of encoding/json's error; compiled
-// on first use, since most requests decode cleanly and a helper process
-// starts for every request.
-var unknownField = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`json: unknown field "(.*?)"`) })
+// strictDecode decodes one JSON value strictly (internal/strictjson): no
+// unknown, duplicate or wrongly-cased fields, no invalid UTF-8 or lone
+// surrogates, nothing after the value.
+func strictDecode(data []byte, v any) error { return strictjson.Decode(data, v) }
 
 // decodeErr turns a JSON decoding error into one that names the field under
-// prefix ("args." for arguments, "" for the envelope).
+// prefix ("args." for arguments, "" for the envelope). A refusal inside the
+// envelope's args is the arguments' fault: invalid_argument.
 func decodeErr(prefix string, err error) *Error {
 	code := CodeInvalidArgument
 	if prefix == "" {
 		code = CodeBadRequest
 	}
-	if m := unknownField().FindStringSubmatch(err.Error()); m != nil {
-		return &Error{Code: code, Field: prefix + m[1], Message: fmt.Sprintf("unknown field %q", m[1])}
+	named := func(field string) string {
+		if prefix == "" && (field == "args" || strings.HasPrefix(field, "args.") || strings.HasPrefix(field, "args[")) {
+			code = CodeInvalidArgument
+		}
+		return prefix + field
+	}
+	if se, ok := strictjson.Is(err); ok {
+		f := named(se.Field)
+		return &Error{Code: code, Field: strings.TrimSuffix(f, "."), Message: fmt.Sprintf("%s: %s", orWhole(strings.TrimSuffix(f, ".")), se.Msg)}
 	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
-		field := te.Field
-		return &Error{Code: code, Field: prefix + field, Message: fmt.Sprintf("%s must be %s, not %s", orWhole(prefix+field), te.Type, te.Value)}
+		f := named(te.Field)
+		return &Error{Code: code, Field: f, Message: fmt.Sprintf("%s must be %s, not %s", orWhole(f), te.Type, te.Value)}
 	}
 	return &Error{Code: code, Field: strings.TrimSuffix(prefix, "."), Message: "not valid JSON: " + err.Error()}
 }

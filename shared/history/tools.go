@@ -2,9 +2,9 @@ package history
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 
+	"github.com/notesoup/notesoup/internal/strictjson"
 	"github.com/notesoup/notesoup/shared/tooldef"
 )
 
@@ -106,11 +106,12 @@ func ParseReadArgs(raw []byte) (ReadArgs, error) {
 	return a, a.Validate()
 }
 
+// strictUnmarshal decodes an argument object strictly (internal/strictjson):
+// field names match exactly, unknown and duplicate fields and lone
+// surrogates are refused, each naming the field.
 func strictUnmarshal(raw []byte, v any) error {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		raw = []byte("{}")
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	return dec.Decode(v)
+	return strictjson.Decode(raw, v)
 }
