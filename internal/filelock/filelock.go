@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -32,6 +34,48 @@ const (
 // ErrTimeout is wrapped by Acquire when the lock stayed held for the whole wait.
 var ErrTimeout = errors.New("another process held the lock for the whole wait")
 
+// TimeoutError is Acquire's error when the lock stayed held for the whole
+// wait. It matches ErrTimeout (errors.Is) and names the holder, so the
+// person can tell which process to look at.
+type TimeoutError struct {
+	Path string
+	Wait time.Duration
+	// PID is the holder's process id as it wrote it into the lock file;
+	// 0 when the file does not say (a holder from an older notesoup).
+	PID int
+}
+
+func (e *TimeoutError) Error() string {
+	if e.PID > 0 {
+		return fmt.Sprintf("lock %s is held by pid %d, which kept it for the whole %v wait", e.Path, e.PID, e.Wait)
+	}
+	return fmt.Sprintf("lock %s: %v (%v)", e.Path, ErrTimeout, e.Wait)
+}
+
+// Unwrap makes a TimeoutError match ErrTimeout.
+func (e *TimeoutError) Unwrap() error { return ErrTimeout }
+
+// pidRecord is the holder's pid as written into the lock file: fixed width,
+// so each holder overwrites the last one whole with one small write and a
+// waiter never reads two pids run together.
+const pidRecordLen = 12
+
+func pidRecord(pid int) []byte {
+	return []byte(fmt.Sprintf("%-*d\n", pidRecordLen-1, pid))
+}
+
+// holderPID reads the pid the current holder wrote into the lock file, or
+// 0 when there is none to read.
+func holderPID(f *os.File) int {
+	buf := make([]byte, pidRecordLen)
+	n, _ := f.ReadAt(buf, 0)
+	pid, err := strconv.Atoi(strings.TrimSpace(string(buf[:n])))
+	if err != nil || pid <= 0 {
+		return 0
+	}
+	return pid
+}
+
 // ErrUnsupported is returned on platforms without flock: writing unlocked
 // could lose an update between two processes.
 var ErrUnsupported = errors.New("file locking is not supported on this platform")
@@ -40,7 +84,8 @@ var ErrUnsupported = errors.New("file locking is not supported on this platform"
 type Lock struct{ f *os.File }
 
 // Acquire opens (creating it with perm when missing) the lock file at path
-// and takes its exclusive lock, waiting at most wait. The lock file must be a
+// and takes its exclusive lock, waiting at most wait. The holder writes its
+// pid into the file, so a waiter that gives up gets a *TimeoutError naming it. The lock file must be a
 // regular file and is not followed through a symbolic link: a planted link
 // or FIFO is refused, not opened. Each Acquire opens the file anew, so two
 // goroutines of one process exclude each other just as two processes do.
@@ -58,12 +103,18 @@ func Acquire(path string, perm os.FileMode, wait time.Duration) (*Lock, error) {
 			return nil, fmt.Errorf("lock %s: %w", path, err)
 		}
 		if held {
+			// Say who holds the lock, for a waiter that gives up. A failed
+			// write (a full disk) costs only that message.
+			if _, err := f.WriteAt(pidRecord(os.Getpid()), 0); err == nil {
+				f.Truncate(pidRecordLen)
+			}
 			return &Lock{f: f}, nil
 		}
 		left := time.Until(deadline)
 		if left <= 0 {
+			pid := holderPID(f)
 			f.Close()
-			return nil, fmt.Errorf("lock %s: %w (%v)", path, ErrTimeout, wait)
+			return nil, &TimeoutError{Path: path, Wait: wait, PID: pid}
 		}
 		time.Sleep(min(poll, left))
 		poll = min(2*poll, maxPoll)

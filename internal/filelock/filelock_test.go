@@ -150,3 +150,56 @@ func write(t *testing.T, path, s string) {
 		t.Fatal(err)
 	}
 }
+
+// TestTimeoutNamesHolder: the holder writes its pid into the lock file,
+// and a waiter that gives up returns a *TimeoutError naming it (matching
+// ErrTimeout). A pid record left by an earlier holder is overwritten whole;
+// a file without one gives PID 0 and the plain message.
+func TestTimeoutNamesHolder(t *testing.T) {
+	tests := []struct {
+		name    string
+		before  string // lock file contents before the holder takes it
+		holdPID bool   // the holder is this process (Acquire writes the pid)
+		wantPID int
+	}{
+		{name: "fresh file", holdPID: true, wantPID: os.Getpid()},
+		{name: "longer stale record", before: "123456789012345678\ngarbage\n", holdPID: true, wantPID: os.Getpid()},
+		{name: "holder wrote no pid", before: "", wantPID: 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), ".lock")
+			write(t, path, tc.before)
+			var release func()
+			if tc.holdPID {
+				l, err := Acquire(path, 0o600, time.Second)
+				if err != nil {
+					t.Fatal(err)
+				}
+				release = func() { l.Release() }
+			} else {
+				// A holder that does not write its pid (an older notesoup).
+				f, err := os.OpenFile(path, os.O_RDWR, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+					t.Fatal(err)
+				}
+				release = func() { f.Close() }
+			}
+			defer release()
+			_, err := Acquire(path, 0o600, 50*time.Millisecond)
+			var te *TimeoutError
+			if !errors.As(err, &te) || !errors.Is(err, ErrTimeout) {
+				t.Fatalf("err = %v, want a *TimeoutError matching ErrTimeout", err)
+			}
+			if te.PID != tc.wantPID || te.Path != path {
+				t.Errorf("timeout error names pid %d at %s, want %d at %s", te.PID, te.Path, tc.wantPID, path)
+			}
+			if want := "held by pid " + strconv.Itoa(tc.wantPID); (tc.wantPID > 0) != strings.Contains(err.Error(), want) {
+				t.Errorf("message %q and %q", err, want)
+			}
+		})
+	}
+}
