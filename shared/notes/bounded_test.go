@@ -284,3 +284,50 @@ func TestWriteEmptyRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestDeleteRefusesLinks: deleting by a name that is, or passes through, a
+// symbolic link deletes nothing and says what the link is. Before the fix
+// "alias.md" deleted the note it pointed to, and "dlink/a.md" removed
+// the target folder's note and then the folder.
+func TestDeleteRefusesLinks(t *testing.T) {
+	sp := newSpace(t)
+	mustWrite(t, sp, "api/auth.md", "# Auth\n")
+	dir := sp.ProjectDir()
+	for link, target := range map[string]string{
+		"alias.md": "api/auth.md",        // relative file link
+		"abs.md":   dir + "/api/auth.md", // absolute file link
+		"dlink":    "api",                // folder link
+		"gone.md":  "nowhere.md",         // broken link
+		"loop.md":  "loop.md",            // a link to itself
+	} {
+		if err := os.Symlink(target, dir+"/"+link); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct{ name, want string }{
+		{"alias.md", `the note name "alias.md" is a symbolic link (to "api/auth.md")`},
+		{"abs.md", `the note name "abs.md" is a symbolic link`},
+		{"dlink/auth.md", `the folder "dlink" is a symbolic link (to "api")`},
+		{"gone.md", `"gone.md" is a symbolic link (to "nowhere.md")`},
+		{"loop.md", `"loop.md" is a symbolic link`},
+	} {
+		_, err := sp.Call(ToolDelete, json.RawMessage(`{"name":"`+tc.name+`"}`))
+		wantCode(t, err, CodeInvalidName, tc.want)
+		if !strings.Contains(err.Error(), "remove the link itself with rm") {
+			t.Errorf("%s: refusal %q does not say the fix", tc.name, err)
+		}
+		if _, err := os.Lstat(dir + "/" + strings.Split(tc.name, "/")[0]); err != nil {
+			t.Errorf("%s: the link itself is gone: %v", tc.name, err)
+		}
+	}
+	if got := string(mustFile(t, sp, "api/auth.md")); got != "# Auth\n" {
+		t.Fatalf("the linked note changed: %q", got)
+	}
+	// The note itself is deleted by its own name, and its folder pruned.
+	if _, err := sp.Delete(DeleteRequest{Name: "api/auth.md"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dir + "/api"); !os.IsNotExist(err) {
+		t.Errorf("empty folder api/ left: %v", err)
+	}
+}

@@ -655,6 +655,9 @@ func (sp *Space) Delete(req DeleteRequest) (DeleteResult, error) {
 		return DeleteResult{}, err
 	}
 	defer unlock()
+	if err := sc.refuseLinks(n); err != nil {
+		return DeleteResult{}, err
+	}
 	path, err := sc.path(n)
 	if err != nil {
 		return DeleteResult{}, err
@@ -677,6 +680,41 @@ func (sp *Space) Delete(req DeleteRequest) (DeleteResult, error) {
 		removeEmptyParents(root, dir)
 	}
 	return DeleteResult{Name: n.String(), Size: fi.Size()}, nil
+}
+
+// refuseLinks refuses to delete through a symbolic link: a note is a
+// regular file inside the notes folder, and a link in its place (or in
+// place of one of its folders) was made by another tool. Following it
+// would delete the note it points to (and prune that note's folder), not
+// what the name says; removing the link itself is left to the person.
+func (sc *scope) refuseLinks(n Name) error {
+	root, err := sc.realDir()
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil // nothing to delete; path reports it
+	}
+	if err != nil {
+		return ioErr("notes folder "+sc.dir, err)
+	}
+	elems := strings.Split(n.Rel, "/")
+	cur := root
+	for i, e := range elems {
+		cur = filepath.Join(cur, e)
+		fi, err := os.Lstat(cur)
+		if err != nil {
+			return nil // missing: path reports it
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			continue
+		}
+		what := "folder"
+		if i == len(elems)-1 {
+			what = "note name"
+		}
+		target, _ := os.Readlink(cur)
+		return refuse(CodeInvalidName, "cannot delete %s: the %s %q is a symbolic link (to %q), not a regular file or folder of the notes folder; deleting through it would remove what it points to; remove the link itself with rm (%s) if it is not wanted",
+			n, what, strings.Join(elems[:i+1], "/"), target, cur)
+	}
+	return nil
 }
 
 // sortInfos orders one scope's notes by name in byte order. (WalkDir's
