@@ -196,7 +196,7 @@ func TestMaskBeforeCutting(t *testing.T) {
 			return ss[0].Title
 		}, "ghp_Zx9Q[REDACTED"},
 		{"sessions query for a token", func() string {
-			ss, _ := s.Sessions(ctx, history.SessionQuery{Query: edgeToken[10:30]})
+			ss, _ := s.Sessions(ctx, history.SessionQuery{Query: edgeToken[9:20]})
 			return fmt.Sprint(ss)
 		}, "[]"},
 		{"search snippet edges inside tokens", func() string { return search("greeting") }, "greeting"},

@@ -5,6 +5,9 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -56,6 +59,99 @@ func TestSearchCommand(t *testing.T) {
 		errb.Reset()
 		if code := runSearch(bad, &out, &errb); code != 2 {
 			t.Errorf("runSearch(%q) = %d, want 2 (%s)", bad, code, errb.String())
+		}
+	}
+}
+
+// TestSearchCommandMasksSecrets: notesoup search, human and --json, shows
+// no secret of a transcript, the match near a snippet's edge included; a
+// search for the secret finds nothing; the cache on disk holds none; and
+// --json prints [] for no sessions. The human output used to mask after
+// cutting a snippet and --json not at all.
+func TestSearchCommandMasksSecrets(t *testing.T) {
+	const (
+		tok1 = "ghp_Zx9QwErTyUiOpAsDfGhJkLzXcVbNm1234567"
+		tok2 = "ghp_Mn8PqRsTuVwXyZaBcDeFgHiJkLmNoP765432"
+	)
+	data, err := os.ReadFile(filepath.Join("..", "..", "samples", "claude", "projects", "-tmp-notesoup-record-claude-tools-work", "0b5e8a61-7c1d-4f3e-9a2b-000000000001.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := func(n int) string { return strings.Repeat("w", n) }
+	// "greeting"'s snippet starts inside tok1 (50 runes of lead) and ends
+	// inside tok2 (160 runes).
+	prompt := "Print " + w(84) + " " + tok1 + " " + w(20) + " greeting " + w(74) + " " + tok2
+	text := strings.ReplaceAll(string(data), "Print a greeting", prompt)
+	if text == string(data) {
+		t.Fatal("sample changed; the test's replacement no longer applies")
+	}
+	root := t.TempDir()
+	dst := filepath.Join(root, "-tmp-work", "0b5e8a61-7c1d-4f3e-9a2b-000000000001.jsonl")
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dst, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	empty, cache := t.TempDir(), t.TempDir()
+	roots := []string{"--claude-root", root, "--pi-root", empty, "--codex-root", empty, "--cache-dir", cache}
+	leak := func(out string) string {
+		for _, tok := range []string{tok1, tok2} {
+			hidden := tok[8:] // after "ghp_" and the 4 characters redact keeps
+			for i := 0; i+8 <= len(hidden); i++ {
+				if strings.Contains(out, hidden[i:i+8]) {
+					return hidden[i : i+8]
+				}
+			}
+		}
+		return ""
+	}
+	cases := []struct {
+		name  string
+		args  []string
+		want  string // the output holds it
+		check string // and, read as JSON, this many sessions ("" for human output)
+	}{
+		{"human, edges inside tokens", []string{"greeting"}, "_Zx9Q[REDACTED github token] w", ""},
+		{"json, edges inside tokens", []string{"greeting", "--json"}, `"snippet"`, "1"},
+		{"json, the token's text", []string{tok1[12:32], "--json"}, `"sessions": []`, "0"},
+		{"human, the whole token", []string{tok2}, "no session mentions", ""},
+		{"json, no match at all", []string{"zz no such words", "--json"}, `"sessions": []`, "0"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			if code := runSearch(append(tc.args, roots...), &out, &errb); code != 0 {
+				t.Fatalf("exit %d: %s", code, errb.String())
+			}
+			got := out.String()
+			// The query is the caller's own text, echoed: judge the rest.
+			rest := strings.ReplaceAll(strings.ReplaceAll(got, tc.args[0], ""), strings.ToUpper(tc.args[0]), "")
+			if l := leak(rest); l != "" {
+				t.Errorf("shows %q of a token:\n%s", l, got)
+			}
+			if !strings.Contains(got, tc.want) || strings.Contains(got, "null") {
+				t.Errorf("want %q and no null:\n%s", tc.want, got)
+			}
+			if tc.check != "" {
+				var r struct{ Sessions []json.RawMessage }
+				if err := json.Unmarshal(out.Bytes(), &r); err != nil || fmt.Sprint(len(r.Sessions)) != tc.check {
+					t.Errorf("%d sessions, want %s (%v)", len(r.Sessions), tc.check, err)
+				}
+			}
+		})
+	}
+	ents, err := os.ReadDir(cache)
+	if err != nil || len(ents) == 0 {
+		t.Fatalf("no cache written: %v", err)
+	}
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join(cache, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l := leak(string(b)); l != "" {
+			t.Errorf("cache file %s holds %q of a token", e.Name(), l)
 		}
 	}
 }
