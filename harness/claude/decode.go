@@ -5,11 +5,11 @@ package claude
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/notesoup/notesoup/harness/jsonl"
+	"github.com/notesoup/notesoup/internal/rawread"
 	"github.com/notesoup/notesoup/shared/history"
 )
 
@@ -45,15 +45,11 @@ func sessionID(sess history.Session) string {
 // Decode implements history.Decoder.
 func (Decoder) Decode(sess history.Session, opts history.DecodeOptions, emit history.EmitFunc) (history.Summary, error) {
 	sid := sessionID(sess)
-	f, err := os.Open(sess.Path)
+	f, fi, err := rawread.Open(sess.Path)
 	if err != nil {
 		return history.Summary{}, fmt.Errorf("claude transcript: %w", err)
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return history.Summary{}, fmt.Errorf("claude transcript: %w", err)
-	}
 	// Both passes read through one jsonl.File: a transcript is read once,
 	// into a pooled buffer, unless it is too large to hold.
 	lf := jsonl.NewFile(f, fi.Size())

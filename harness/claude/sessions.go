@@ -30,8 +30,8 @@ const (
 // SessionFiles lists the main transcripts under roots whose names may hold
 // an id starting with idPrefix, without reading them: each one's Harness,
 // ID (the file name) and Path. A root is read through a symbolic link, and
-// a root or project folder that cannot be read is an error (the others are
-// still listed).
+// a root that cannot be read is an error (the others are still listed); a
+// project folder that cannot be read is left out with a notice on stderr.
 func SessionFiles(roots []string, idPrefix string) ([]history.Session, error) {
 	ss, err := walk.Files(roots, walk.Spec{
 		Harness: Name,

@@ -17,7 +17,7 @@ import (
 
 // infoFields are infoRecord's JSON names, for the case-folding check of
 // unknown keys (encoding/json matches names case-insensitively).
-var infoFields = []string{"type", "cwd", "timestamp", "isMeta", "isSidechain", "customTitle", "aiTitle", "message"}
+var infoFields = []string{"type", "cwd", "timestamp", "isMeta", "isSidechain", "customTitle", "aiTitle", "message", "isCompactSummary"}
 
 // messageFields are the JSON names of infoRecord.Message.
 var messageFields = []string{"content"}
@@ -56,6 +56,8 @@ func scanInfo(line []byte, rec *infoRecord) (ok, done bool) {
 			return seen.First(6) && s.ReqText(&rec.AITitle), true
 		case "message":
 			return seen.First(7) && scanInfoMessage(&s, rec), true
+		case "isCompactSummary":
+			return seen.First(8) && scanBool(&s, &rec.IsCompactSummary), true
 		}
 		return s.Skip(), false
 	})
@@ -84,10 +86,11 @@ func scanBool(s *jsonscan.Scanner, dst *bool) bool {
 	return false
 }
 
-// scanInfoMessage reads the message object. Only a string content can be a
-// typed prompt, so only a string's raw bytes are kept; any other content
-// (the large tool-result arrays) is validated and skipped, and left empty,
-// which SessionInfo treats exactly as a content that is not a string.
+// scanInfoMessage reads the message object. The content's raw bytes are
+// kept as a slice of the line, not copied: a tool result array can be
+// large, and SessionInfo looks at a content (a string, or the blocks of a
+// prompt sent with an image) only while the line is current, and only
+// until it has a prompt.
 func scanInfoMessage(s *jsonscan.Scanner, rec *infoRecord) bool {
 	if s.Null() {
 		rec.Message = nil
@@ -110,11 +113,7 @@ func scanInfoMessage(s *jsonscan.Scanner, rec *infoRecord) bool {
 		if !s.Skip() {
 			return false, true
 		}
-		if line := s.B[start:s.I]; len(line) > 0 && line[0] == '"' {
-			rec.Message.Content = append(json.RawMessage(nil), line...)
-		} else {
-			rec.Message.Content = nil
-		}
+		rec.Message.Content = json.RawMessage(s.B[start:s.I:s.I])
 		return true, true
 	})
 }

@@ -13,15 +13,18 @@ type infoView struct {
 	ok                          bool
 	typ, cwd, ts, custom, ai    string
 	isMeta, isSidechain, hasMsg bool
+	isCompactSummary            bool
 	contentText                 string
 	contentIsString             bool
+	prompt                      string // promptText of the content
 }
 
 func viewOf(ok bool, r infoRecord) infoView {
 	v := infoView{ok: ok, typ: r.Type, cwd: r.Cwd, ts: r.Timestamp, custom: r.CustomTitle, ai: r.AITitle,
-		isMeta: r.IsMeta, isSidechain: r.IsSidechain, hasMsg: r.Message != nil}
+		isMeta: r.IsMeta, isSidechain: r.IsSidechain, hasMsg: r.Message != nil, isCompactSummary: r.IsCompactSummary}
 	if r.Message != nil {
 		v.contentIsString = json.Unmarshal(r.Message.Content, &v.contentText) == nil
+		v.prompt = promptText(r.Message.Content)
 	}
 	return v
 }
@@ -46,6 +49,8 @@ func TestDecodeInfoMatchesEncodingJSON(t *testing.T) {
 		{"user prompt", `{"type":"user","cwd":"/w","timestamp":"2026-01-01T00:00:00Z","message":{"role":"user","content":"hi \u00e9\n"}}`, true},
 		{"tool result array", `{"type":"user","message":{"content":[{"type":"tool_result","content":"x"}]},"isSidechain":false}`, true},
 		{"titles", `{"type":"custom-title","customTitle":"Mine"}`, true},
+		{"prompt with an image", `{"type":"user","message":{"content":[{"type":"text","text":"look"},{"type":"image","source":{}}]}}`, true},
+		{"compaction summary", `{"type":"user","isCompactSummary":true,"message":{"content":"This session is being continued"}}`, true},
 		{"ai title", `{"type":"ai-title","aiTitle":"Theirs","isMeta":true}`, true},
 		{"nulls keep zero values", `{"type":null,"cwd":null,"isMeta":null,"message":null}`, true},
 		{"whitespace", " \t{ \"type\" : \"user\" , \"message\" : { \"content\" : \"x\" } } ", true},

@@ -15,6 +15,8 @@ import (
 	"strings"
 
 	"github.com/notesoup/notesoup/harness/jsonl"
+	"github.com/notesoup/notesoup/harness/walk"
+	"github.com/notesoup/notesoup/internal/rawread"
 	"github.com/notesoup/notesoup/shared/history"
 )
 
@@ -66,7 +68,7 @@ func (d Decoder) Decode(sess history.Session, opts history.DecodeOptions, emit h
 			roots = nil // no roots: a fork's parent will be reported missing
 		}
 	}
-	f, err := os.Open(sess.Path)
+	f, fi, err := rawread.Open(sess.Path)
 	if err != nil {
 		return history.Summary{}, fmt.Errorf("codex history: open rollout: %w", err)
 	}
@@ -80,10 +82,6 @@ func (d Decoder) Decode(sess history.Session, opts history.DecodeOptions, emit h
 			s.f.Close()
 		}
 	}()
-	fi, err := f.Stat()
-	if err != nil {
-		return history.Summary{}, fmt.Errorf("codex history: stat rollout: %w", err)
-	}
 	own.limit = fi.Size()
 	own.lines = jsonl.NewFile(f, own.limit)
 	meta, err := readMeta(own)
@@ -106,17 +104,20 @@ func (d Decoder) Decode(sess history.Session, opts history.DecodeOptions, emit h
 			dec.missingParent(chain[0].path, hb, roots)
 			break
 		}
-		pf, err := os.Open(parent)
+		// Only a regular file inside the roots is read: a link (a folder
+		// or the file itself) could show another file's bytes as the
+		// parent's, and a FIFO would block the decode for good.
+		if !walk.Inside(parent, roots) {
+			dec.unreadableParent(chain[0].path, hb, parent, "it is not inside the Codex roots once links are resolved")
+			break
+		}
+		pf, pfi, err := rawread.Open(parent)
 		if err != nil {
-			dec.missingParent(chain[0].path, hb, roots)
+			dec.unreadableParent(chain[0].path, hb, parent, err.Error())
 			break
 		}
 		ps := &source{path: parent, f: pf, endOrd: -1, inherited: true}
 		chain = append([]*source{ps}, chain...)
-		pfi, err := pf.Stat()
-		if err != nil {
-			return history.Summary{}, fmt.Errorf("codex history: stat %s: %w", parent, err)
-		}
 		ps.limit = pfi.Size()
 		ps.lines = jsonl.NewFile(pf, ps.limit)
 		if hb.EndByteOffset != nil && *hb.EndByteOffset >= 0 {
@@ -241,6 +242,12 @@ func (w *window) step(r *record) bool {
 
 func (d *decoder) missingParent(path string, hb *historyBase, roots []string) {
 	d.gap(hb.ThreadID, fmt.Sprintf("%s is a fork of thread %s, whose rollout is not under %s: the inherited history is not shown", path, hb.ThreadID, strings.Join(roots, ", ")))
+}
+
+// unreadableParent records a parent rollout found by name that is not read
+// (why says why); its bytes are never quoted.
+func (d *decoder) unreadableParent(path string, hb *historyBase, parent, why string) {
+	d.gap(hb.ThreadID, fmt.Sprintf("%s is a fork of thread %s, whose rollout %s is not read (%s): the inherited history is not shown", path, hb.ThreadID, parent, why))
 }
 
 // gap records that inherited history is missing: the projection's window

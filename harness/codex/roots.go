@@ -3,7 +3,6 @@ package codex
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -51,26 +50,25 @@ var errNotFound = errors.New("rollout not found")
 const rolloutSuffixLen = 1 + 36 + len(".jsonl")
 
 // findRollout finds the rollout file of a thread under roots by its file
-// name, rollout-<local time>-<thread id>.jsonl.
+// name, rollout-<local time>-<thread id>.jsonl, through the one walker
+// every listing and search uses (package walk): only regular files inside
+// the roots are candidates, no link below a root is followed.
 func findRollout(roots []string, threadID string) (string, error) {
 	if threadID == "" || strings.ContainsAny(threadID, `/\`) {
 		return "", errNotFound
 	}
 	want := "-" + threadID + ".jsonl"
-	found := ""
 	for _, root := range roots {
-		err := walkRollouts(root, func(path string) bool {
-			if strings.HasSuffix(path, want) {
-				found = path
-				return false
+		// One root at a time: the first root holding the thread wins, and
+		// an unreadable root does not hide the others.
+		found, err := SessionFiles([]string{root}, threadID)
+		for _, s := range found {
+			if strings.HasSuffix(s.Path, want) {
+				return s.Path, nil
 			}
-			return true
-		})
+		}
 		if err != nil {
 			return "", err
-		}
-		if found != "" {
-			return found, nil
 		}
 	}
 	return "", errNotFound
@@ -80,9 +78,9 @@ func findRollout(roots []string, threadID string) (string, error) {
 // parent's date directory) when dir lies under one of the roots, then in all
 // roots, so a fork's parent is never looked for outside the roots.
 func findRolloutNear(dir string, roots []string, threadID string) (string, error) {
-	if threadID != "" && !strings.ContainsAny(threadID, `/\*?[`) && underAny(dir, roots) {
-		if m, _ := filepath.Glob(filepath.Join(dir, "rollout-*-"+threadID+".jsonl")); len(m) > 0 {
-			return m[0], nil
+	if underAny(dir, roots) {
+		if p, err := findRollout([]string{dir}, threadID); err == nil {
+			return p, nil
 		}
 	}
 	return findRollout(roots, threadID)
@@ -97,41 +95,4 @@ func underAny(dir string, roots []string) bool {
 		}
 	}
 	return false
-}
-
-// walkRollouts calls fn with every rollout-*.jsonl file under root, until fn
-// returns false. A missing root holds nothing; an unreadable subdirectory
-// hides only itself.
-func walkRollouts(root string, fn func(path string) bool) error {
-	root = filepath.Clean(root)
-	stop := errors.New("stop")
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if path == root && errors.Is(err, fs.ErrNotExist) {
-				return fs.SkipDir
-			}
-			if d != nil && d.IsDir() && path != root {
-				return fs.SkipDir
-			}
-			return err
-		}
-		if d.IsDir() || !d.Type().IsRegular() {
-			return nil
-		}
-		name := d.Name()
-		if !strings.HasPrefix(name, "rollout-") || !strings.HasSuffix(name, ".jsonl") {
-			return nil
-		}
-		if !fn(path) {
-			return stop
-		}
-		return nil
-	})
-	if err == stop {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("codex sessions: walk %s: %w", root, err)
-	}
-	return nil
 }

@@ -9,11 +9,11 @@ import (
 	"fmt"
 	"hash/maphash"
 	"io"
-	"os"
 	"sort"
 	"strconv"
 
 	"github.com/notesoup/notesoup/harness/jsonl"
+	"github.com/notesoup/notesoup/internal/rawread"
 	"github.com/notesoup/notesoup/shared/history"
 )
 
@@ -37,15 +37,11 @@ var _ history.Decoder = Decoder{}
 // passes share; a larger one is streamed twice. Memory grows with the number
 // of entries and that bound, not with the size of the file.
 func (Decoder) Decode(sess history.Session, opts history.DecodeOptions, emit history.EmitFunc) (history.Summary, error) {
-	f, err := os.Open(sess.Path)
+	f, fi, err := rawread.Open(sess.Path)
 	if err != nil {
 		return history.Summary{}, fmt.Errorf("pi history: open session file: %w", err)
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return history.Summary{}, fmt.Errorf("pi history: stat session file: %w", err)
-	}
 	return decode(f, fi.Size(), sess.Path, opts, emit)
 }
 

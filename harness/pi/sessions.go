@@ -2,15 +2,18 @@ package pi
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/hashicorp/go-hclog"
 	"github.com/notesoup/notesoup/harness"
 	"github.com/notesoup/notesoup/harness/walk"
+	"github.com/notesoup/notesoup/internal/rawread"
 
 	"github.com/notesoup/notesoup/shared/history"
 )
@@ -61,15 +64,12 @@ func Describe(path string) (history.Session, bool, error) {
 // describe reads one file's head and tail. ok is false when it is not a Pi
 // session file.
 func describe(path string) (history.Session, bool) {
-	f, err := os.Open(path)
+	f, fi, err := rawread.Open(path)
 	if err != nil {
+		skipNotice(path, err)
 		return history.Session{}, false
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return history.Session{}, false
-	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		abs = path
@@ -109,3 +109,13 @@ func describe(path string) (history.Session, bool) {
 
 // OneLine is harness.OneLine, kept for this package's callers.
 func OneLine(s string, max int) string { return harness.OneLine(s, max) }
+
+// skipNotice says on stderr why a session file is left out of a listing
+// (unreadable, or no longer a regular file): the others are still listed,
+// and the person can see why one is missing. A file deleted since the walk
+// is no news.
+func skipNotice(path string, err error) {
+	if !errors.Is(err, fs.ErrNotExist) {
+		hclog.Default().Named(Name).Warn("session file left out of the listing", "path", path, "error", err)
+	}
+}

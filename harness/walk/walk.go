@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/hashicorp/go-hclog"
 	"github.com/notesoup/notesoup/contract"
 )
 
@@ -35,11 +36,13 @@ type Spec struct {
 	ID func(name string) string
 	// Strict reads every root as a directory, through a symbolic link (a
 	// root is the user's own choice), and makes a root that is not a
-	// directory, or a directory below it that cannot be read, an error.
-	// Otherwise a root is taken as filepath.WalkDir takes it: a root that
-	// is a symbolic link is not followed, a regular file root is a
-	// candidate file itself, and a directory below a root that cannot be
-	// read hides only itself.
+	// directory an error. Otherwise a root is taken as filepath.WalkDir
+	// takes it: a root that is a symbolic link is not followed, and a
+	// regular file root is a candidate file itself.
+	//
+	// Either way a directory below a root that cannot be read (a project
+	// folder left by `sudo claude`) hides only itself, with a notice on
+	// stderr: one such folder must not hide every session of the harness.
 	//
 	// Either way a missing root lists nothing, and nothing below a root is
 	// followed through a symbolic link or listed unless it is a regular
@@ -143,8 +146,8 @@ func (w *walker) dir(dir string, depth int) error {
 		switch {
 		case e.kind == kindDir && enter:
 			w.flush()
-			if err := w.dir(e.path, depth+1); err != nil && w.spec.Strict {
-				w.errs = append(w.errs, err)
+			if err := w.dir(e.path, depth+1); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				skipNotice(w.spec.Harness, e.path, err)
 			}
 			w.run = nil
 		case e.kind == kindFile && keepFiles && w.spec.Keep(e.name):
@@ -153,6 +156,12 @@ func (w *walker) dir(dir string, depth int) error {
 	}
 	w.flush()
 	return nil
+}
+
+// skipNotice says on stderr that a directory below a root was not read, so
+// a person missing sessions can see why; the walk goes on without it.
+func skipNotice(harness, dir string, err error) {
+	hclog.Default().Named(harness).Warn("session folder not read; its sessions are left out", "path", dir, "error", err)
 }
 
 // sessions makes the sessions of the files found, in order.
@@ -201,4 +210,27 @@ func dirPrefix(dir string) string {
 		return dir
 	}
 	return dir + string(filepath.Separator)
+}
+
+// Inside reports whether path lies inside one of roots once every symbolic
+// link in both is resolved: a file a decoder finds by name (a fork's
+// parent) is read only when it really is under the harness's roots, not
+// reached through a linked folder that leads out of them. A path or root
+// that cannot be resolved is not inside.
+func Inside(path string, roots []string) bool {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return false
+	}
+	for _, r := range roots {
+		rr, err := filepath.EvalSymlinks(r)
+		if err != nil {
+			continue
+		}
+		rel, err := filepath.Rel(rr, real)
+		if err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
+			return true
+		}
+	}
+	return false
 }
