@@ -30,6 +30,8 @@ func (r Request) Messages() ([]Message, error) {
 		return chatMessages(r.Body)
 	case Responses:
 		return responsesMessages(r.Body)
+	case Gemini:
+		return geminiMessages(r.Body)
 	default:
 		return nil, fmt.Errorf("modelserver: request %d (%s %s) is not a model request", r.Seq, r.Method, r.Path)
 	}

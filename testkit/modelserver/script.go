@@ -1,9 +1,9 @@
 // Package modelserver is a scripted fake model API for tests and recordings.
 //
-// It binds 127.0.0.1 only and speaks the three wire protocols the supported
+// It binds 127.0.0.1 only and speaks the wire protocols the supported
 // coding agents use: Anthropic Messages (Claude Code), OpenAI
-// chat-completions (Pi) and OpenAI Responses (Codex), streaming (SSE) and
-// not. What it answers is decided by a Script: rules matched against the
+// chat-completions (Pi), OpenAI Responses (Codex) and the Gemini API's
+// generateContent (Gemini CLI), streaming (SSE) and not. What it answers is decided by a Script: rules matched against the
 // request first (for out-of-band requests such as compaction summaries), then
 // an ordered list of turns consumed one per request. Every request body is
 // recorded, in memory and optionally as a JSONL log, so tests can assert what
@@ -225,7 +225,7 @@ func (s *Script) Validate() error {
 			return err
 		}
 		if r.Match.Protocol != "" && !r.Match.Protocol.valid() {
-			return fmt.Errorf("rules[%d] %q: unknown protocol %q (want anthropic, chat or responses)", i, r.Name, r.Match.Protocol)
+			return fmt.Errorf("rules[%d] %q: unknown protocol %q (want anthropic, chat, responses or gemini)", i, r.Name, r.Match.Protocol)
 		}
 	}
 	for i, t := range s.Turns {

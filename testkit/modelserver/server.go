@@ -197,6 +197,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.model(w, r, body, rec, Chat, parseChat)
 	case r.Method == http.MethodPost && path == "/v1/responses":
 		s.model(w, r, body, rec, Responses, parseResponses)
+	case r.Method == http.MethodPost && isGemini(path):
+		s.gemini(w, r, body, rec, path)
 	case r.Method == http.MethodPost && path == "/v1/messages/count_tokens":
 		// Claude Code asks only for /context-style breakdowns; an estimate
 		// of 4 bytes per token is what the real tokenizer averages on code.
@@ -250,6 +252,8 @@ func (s *Server) model(w http.ResponseWriter, r *http.Request, body []byte, rec 
 		werr = writeChat(w, out, v.stream)
 	case Responses:
 		werr = writeResponses(w, out, v.stream)
+	case Gemini:
+		werr = writeGemini(w, out, v.stream)
 	}
 	if werr != nil {
 		s.log.Warn("writing response failed", "seq", seq, "error", werr)
@@ -390,6 +394,8 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // parse.
 func writeError(w http.ResponseWriter, p Protocol, e HTTPError) {
 	switch p {
+	case Gemini:
+		writeGeminiError(w, e)
 	case Anthropic:
 		writeJSON(w, e.Status, map[string]any{"type": "error", "error": map[string]string{"type": anthropicErrorType(e.Status), "message": e.Message}})
 	default:

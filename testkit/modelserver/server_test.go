@@ -338,7 +338,7 @@ func TestParseScript(t *testing.T) {
 		{name: "nameless call", src: `{"turns":[{"tool_calls":[{"input":{}}]}]}`, wantErr: "tool_calls[0] has no name"},
 		{name: "input not object", src: `{"turns":[{"tool_calls":[{"name":"a","input":[1]}]}]}`, wantErr: "input must be a JSON object"},
 		{name: "bad status", src: `{"turns":[{"error":{"status":200,"message":"x"}}]}`, wantErr: "not an HTTP error status"},
-		{name: "bad protocol", src: `{"rules":[{"name":"r","match":{"protocol":"gemini"},"reply":{"text":"x"}}],"turns":[]}`, wantErr: `unknown protocol "gemini"`},
+		{name: "bad protocol", src: `{"rules":[{"name":"r","match":{"protocol":"smoke-signals"},"reply":{"text":"x"}}],"turns":[]}`, wantErr: `unknown protocol "smoke-signals"`},
 		{name: "custom call needs no JSON input", src: `{"turns":[{"tool_calls":[{"name":"apply_patch","custom":true,"custom_input":"*** Begin Patch"}]}]}`,
 			check: func(t *testing.T, s *Script) {
 				if !s.Turns[0].ToolCalls[0].Custom {

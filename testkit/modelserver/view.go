@@ -21,7 +21,7 @@ const (
 	Aux Protocol = "aux"
 )
 
-func (p Protocol) valid() bool { return p == Anthropic || p == Chat || p == Responses }
+func (p Protocol) valid() bool { return p == Anthropic || p == Chat || p == Responses || p == Gemini }
 
 // view is the protocol-neutral reading of a model request that rules match
 // against.
