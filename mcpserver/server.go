@@ -10,6 +10,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"os"
 	"sync"
 
 	"github.com/hashicorp/go-hclog"
@@ -194,9 +196,21 @@ func call(ctx context.Context, s *service.Service, c service.Caller, tool string
 	return r.Render(), nil
 }
 
-// Run serves MCP on stdin/stdout until the client disconnects.
+// Run serves MCP on stdin/stdout until the client disconnects: every
+// request read before stdin ends is answered, and a malformed line is
+// answered with a JSON-RPC error instead of ending the server (see
+// stdioTransport).
 func Run(ctx context.Context, s *service.Service, cfg Config) error {
-	if err := New(ctx, s, cfg).Run(ctx, &mcp.StdioTransport{}); err != nil {
+	return Serve(ctx, s, cfg, os.Stdin, os.Stdout)
+}
+
+// Serve is Run over any reader and writer (tests use pipes).
+func Serve(ctx context.Context, s *service.Service, cfg Config, in io.Reader, out io.Writer) error {
+	if cfg.Logger == nil {
+		cfg.Logger = hclog.NewNullLogger()
+	}
+	t := &stdioTransport{in: in, out: out, maxLine: MaxLineBytes, drain: DrainTimeout, log: cfg.Logger}
+	if err := New(ctx, s, cfg).Run(ctx, t); err != nil {
 		return fmt.Errorf("mcp server: %w", err)
 	}
 	return nil
