@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/notesoup/notesoup/service"
 	"github.com/notesoup/notesoup/shared/boot"
+	"github.com/notesoup/notesoup/shared/termsafe"
 )
 
 func init() {
@@ -59,18 +59,18 @@ func runBoot(args []string, stdout, stderr io.Writer) int {
 	res, err := svc.Boot(context.Background(), service.Caller{Harness: *harness, Session: *session, Cwd: *cwd},
 		service.BootRequest{Ordinal: *ordinal, Sticky: *sticky, Handoff: *handoff, BudgetTokens: *budget})
 	if err != nil {
-		fmt.Fprintln(stderr, "notesoup boot:", err)
+		fmt.Fprintln(stderr, "notesoup boot:", termsafe.Sanitize(err.Error()))
 		return 1
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(res); err != nil {
+		if err := writeJSON(stdout, res); err != nil {
 			fmt.Fprintln(stderr, "notesoup boot:", err)
 			return 1
 		}
 		return 0
 	}
-	io.WriteString(stdout, res.Text)
+	// Notes are text anyone's tools may have written: escapes in them are
+	// shown, not acted on by the terminal.
+	io.WriteString(stdout, termsafe.Sanitize(res.Text))
 	return 0
 }

@@ -39,8 +39,9 @@ const notesUsage = `Usage:
 Names: api/auth.md is a note of the project of --cwd (its git root, else
 the folder); ~/style.md is global. Notes live under $NOTESOUP_HOME
 (default ~/.notesoup). Common flags: --cwd DIR (default .), --home DIR,
---json (print the result as JSON). Empty text replaces an existing note
-only with --allow-empty.
+--json (print the result as JSON). A read longer than 32 KiB is cut and
+says the --offset B that continues it (--raw reads it all). Empty text
+replaces an existing note only with --allow-empty.
 `
 
 // parseInterspersed parses flags that may come before, between or after
@@ -73,7 +74,7 @@ func runNotes(args []string, stdout, stderr io.Writer) int {
 	cwd := fs.String("cwd", ".", "working directory whose project the notes belong to")
 	home := fs.String("home", "", "notes home (default $NOTESOUP_HOME or ~/.notesoup)")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
-	var from, to *int
+	var from, to, offset *int
 	var raw *bool
 	var file, oldText, newText *string
 	var allowEmpty *bool
@@ -82,6 +83,7 @@ func runNotes(args []string, stdout, stderr io.Writer) int {
 	case "read":
 		from = fs.Int("from", 0, "first line (1-based)")
 		to = fs.Int("to", 0, "last line")
+		offset = fs.Int("offset", 0, "continue a cut answer at this byte (the offset it gave)")
 		raw = fs.Bool("raw", false, "print the text without line numbers")
 	case "write":
 		file = fs.String("file", "", "read the note text from this regular file instead of stdin")
@@ -119,7 +121,7 @@ func runNotes(args []string, stdout, stderr io.Writer) int {
 		}
 		req = r
 	case "read":
-		req = notes.ReadRequest{Name: pos[0], From: *from, To: *to}
+		req = notes.ReadRequest{Name: pos[0], From: *from, To: *to, Offset: *offset}
 	case "write":
 		data, err := readNoteText(*file)
 		if err != nil {
@@ -152,18 +154,35 @@ func runNotes(args []string, stdout, stderr io.Writer) int {
 	}
 	defer done()
 	res, err := svc.Notes(context.Background(), service.Caller{Cwd: *cwd}, notesTools[op], reqJSON)
-	if r, ok := res.(notes.ReadResult); ok && err == nil && *raw && !*asJSON {
-		io.WriteString(stdout, r.Content)
-		return 0
-	}
 	if err != nil {
-		fmt.Fprintf(stderr, "notesoup notes %s: %v\n", op, err)
+		fmt.Fprintf(stderr, "notesoup notes %s: %s\n", op, termsafe.Sanitize(err.Error()))
 		return 1
 	}
+	if r, ok := res.(notes.ReadResult); ok && *raw && !*asJSON {
+		// --raw is the exact text, for a pipe or a file, so it follows
+		// the pages to the end (a note is at most notes.MaxNoteBytes); a
+		// terminal gets it made inert like every other answer.
+		var text strings.Builder
+		text.WriteString(r.Content)
+		for r.NextOffset != 0 {
+			next, _ := json.Marshal(notes.ReadRequest{Name: pos[0], To: *to, Offset: r.NextOffset})
+			res, err := svc.Notes(context.Background(), service.Caller{Cwd: *cwd}, notes.ToolRead, next)
+			if err != nil {
+				fmt.Fprintf(stderr, "notesoup notes %s: %s\n", op, termsafe.Sanitize(err.Error()))
+				return 1
+			}
+			r = res.(notes.ReadResult)
+			text.WriteString(r.Content)
+		}
+		out := text.String()
+		if isTerminal(stdout) {
+			out = termsafe.Sanitize(out)
+		}
+		io.WriteString(stdout, out)
+		return 0
+	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(res); err != nil {
+		if err := writeJSON(stdout, res); err != nil {
 			fmt.Fprintln(stderr, "notesoup notes:", err)
 			return 1
 		}
@@ -171,6 +190,29 @@ func runNotes(args []string, stdout, stderr io.Writer) int {
 	}
 	io.WriteString(stdout, termsafe.Sanitize(res.Render()))
 	return 0
+}
+
+// writeJSON prints v as indented JSON with every control, line separator
+// and bidi override in a string written as its \uXXXX escape
+// (termsafe.JSON): a decoder gets the exact text, a terminal nothing it
+// would act on.
+func writeJSON(w io.Writer, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(termsafe.JSON(b), '\n'))
+	return err
+}
+
+// isTerminal reports whether w is a terminal (a character device).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 // readNoteText reads the text of `notes write`: from file when given, else

@@ -4,6 +4,8 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -93,5 +95,105 @@ func TestNotesWriteInputBounded(t *testing.T) {
 	}
 	if code, out, stderr := run1(strings.NewReader(""), "notes", "write", "keep.md", "--allow-empty"); code != 0 || !strings.Contains(out, "Replaced keep.md (0 B") {
 		t.Errorf("--allow-empty: exit %d, %q %q", code, out, stderr)
+	}
+}
+
+// TestNotesOutputTerminalSafe: escapes in notes (written by any tool) do
+// not reach the terminal from `boot`, `notes read`, `notes list` or their
+// --json forms, while --json still decodes to the exact text and --raw
+// into a pipe stays exact. Before the fix `boot` printed OSC 0, OSC 52,
+// CSI, C1 and bidi controls raw, and `notes read --json` kept U+009B and
+// U+202E.
+func TestNotesOutputTerminalSafe(t *testing.T) {
+	home, proj := t.TempDir(), t.TempDir()
+	os.Mkdir(filepath.Join(proj, ".git"), 0o755)
+	common := []string{"--home", home, "--cwd", proj}
+	const evil = "# Evil \x1b]0;owned\x07 title\n\x1b]52;c;cm0gLXJmIH4=\x07clip \x1b[2J\u009b31mred \u202eevil\u2066 \x7f\r\n"
+	run1 := func(stdin string, args ...string) (int, string, string) {
+		notesStdin = strings.NewReader(stdin)
+		var out, errb bytes.Buffer
+		code := run(append(append([]string{}, args...), common...), &out, &errb)
+		return code, out.String(), errb.String()
+	}
+	if code, _, stderr := run1(evil, "notes", "write", "evil.md"); code != 0 {
+		t.Fatalf("write: %s", stderr)
+	}
+	raw := []string{"\x1b", "\x07", "\u009b", "\u202e", "\u2066", "\x7f", "\r"}
+	for _, args := range [][]string{
+		{"boot", "--harness", "claude", "--session", "s"},
+		{"boot", "--harness", "claude", "--session", "s", "--json"},
+		{"notes", "read", "evil.md"},
+		{"notes", "read", "evil.md", "--json"},
+		{"notes", "list"},
+		{"notes", "list", "--json"},
+	} {
+		code, out, stderr := run1("", args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		for _, r := range raw {
+			if strings.Contains(out, r) {
+				t.Errorf("%v prints %q raw", args, r)
+			}
+		}
+		if !strings.Contains(out, `\e]52;c;`) && !strings.Contains(out, `\u001b]52;c;`) && args[1] != "list" {
+			t.Errorf("%v does not show the escape as text:\n%s", args, out)
+		}
+	}
+	// --json decodes to the exact note.
+	_, out, _ := run1("", "notes", "read", "evil.md", "--json")
+	var r notes.ReadResult
+	if err := json.Unmarshal([]byte(out), &r); err != nil || r.Content != evil {
+		t.Errorf("--json decodes to %q, %v; want the exact note", r.Content, err)
+	}
+	// --raw into a pipe is the exact note.
+	if _, out, _ := run1("", "notes", "read", "evil.md", "--raw"); out != evil {
+		t.Errorf("--raw into a pipe = %q", out)
+	}
+	devnull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer devnull.Close()
+	regular, _ := os.Create(filepath.Join(t.TempDir(), "out"))
+	defer regular.Close()
+	if !isTerminal(devnull) || isTerminal(regular) || isTerminal(&bytes.Buffer{}) {
+		t.Errorf("isTerminal: a character device %v, a file %v, a buffer %v", isTerminal(devnull), isTerminal(regular), isTerminal(&bytes.Buffer{}))
+	}
+}
+
+// TestNotesReadPagedCLI: a note longer than a page is shown a page at a
+// time with the --offset that continues it; --raw gives all of it.
+func TestNotesReadPagedCLI(t *testing.T) {
+	home, proj := t.TempDir(), t.TempDir()
+	os.Mkdir(filepath.Join(proj, ".git"), 0o755)
+	common := []string{"--home", home, "--cwd", proj}
+	var b strings.Builder
+	for i := 0; b.Len() < notes.MaxNoteBytes-100; i++ {
+		fmt.Fprintf(&b, "line %05d of a long note\n", i)
+	}
+	long := b.String()
+	run1 := func(stdin string, args ...string) (int, string, string) {
+		notesStdin = strings.NewReader(stdin)
+		var out, errb bytes.Buffer
+		code := run(append(append([]string{}, args...), common...), &out, &errb)
+		return code, out.String(), errb.String()
+	}
+	if code, _, stderr := run1(long, "notes", "write", "long.md"); code != 0 {
+		t.Fatalf("write: %s", stderr)
+	}
+	code, out, _ := run1("", "notes", "read", "long.md")
+	i := strings.LastIndex(out, "continue with offset=")
+	if code != 0 || len(out) > notes.MaxReadAnswerBytes || i < 0 {
+		t.Fatalf("first page: exit %d, %d bytes, no continuation", code, len(out))
+	}
+	var next int
+	fmt.Sscanf(out[i+len("continue with offset="):], "%d", &next)
+	code, out, _ = run1("", "notes", "read", "long.md", "--offset", fmt.Sprint(next))
+	if code != 0 || !strings.Contains(out, "line ") || len(out) > notes.MaxReadAnswerBytes {
+		t.Errorf("second page: exit %d, %d bytes", code, len(out))
+	}
+	if _, out, _ := run1("", "notes", "read", "long.md", "--raw"); out != long {
+		t.Errorf("--raw gave %d bytes, want the whole %d-byte note", len(out), len(long))
 	}
 }

@@ -85,3 +85,53 @@ func cleanFrom(s string) bool {
 	}
 	return true
 }
+
+// JSON makes encoded JSON (as encoding/json writes it: valid UTF-8, C0
+// controls already escaped) safe for a terminal without changing what it
+// says: every character Sanitize would make visible that encoding/json
+// leaves raw (DEL, the C1 controls such as U+009B, a one-character CSI,
+// line separators and bidi overrides such as U+202E) is written as its
+// \uXXXX escape instead. A JSON decoder reads back exactly the same
+// strings, so nothing is stripped; the raw bytes just never reach the
+// terminal. (They can only occur inside strings: outside them they would
+// not be JSON.) Invalid UTF-8 is left as it is; encoding/json never
+// writes any.
+func JSON(b []byte) []byte {
+	if jsonClean(b) {
+		return b
+	}
+	out := make([]byte, 0, len(b)+32)
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if jsonEscapes(r) {
+			out = fmt.Appendf(out, `\u%04x`, r)
+		} else {
+			out = append(out, b[i:i+size]...)
+		}
+		i += size
+	}
+	return out
+}
+
+// jsonEscapes reports the characters JSON writes as \uXXXX escapes.
+func jsonEscapes(r rune) bool {
+	return r == 0x7f || r >= 0x80 && r <= 0x9f || r == '\u2028' || r == '\u2029' || isBidi(r)
+}
+
+func jsonClean(b []byte) bool {
+	for i := 0; i < len(b); {
+		if b[i] < utf8.RuneSelf {
+			if b[i] == 0x7f {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if jsonEscapes(r) {
+			return false
+		}
+		i += size
+	}
+	return true
+}

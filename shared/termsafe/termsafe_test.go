@@ -1,6 +1,7 @@
 package termsafe
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -69,4 +70,62 @@ func BenchmarkSanitizeClean(b *testing.B) {
 	for b.Loop() {
 		Sanitize(s)
 	}
+}
+
+// TestJSON: encoded JSON keeps its meaning (it decodes to the same value)
+// and holds no raw DEL, C1 control, line separator or bidi override.
+// encoding/json alone leaves U+009B and U+202E raw.
+func TestJSON(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"plain", "hello, naïve 日本", `"hello, naïve 日本"`},
+		{"ESC and C0 (already escaped by encoding/json)", "\x1b]52;c;eA==\x07\r", `"\u001b]52;c;eA==\u0007\r"`},
+		{"DEL", "a\x7fb", `"a\u007fb"`},
+		{"C1 CSI", "a\u009b31mb", `"a\u009b31mb"`},
+		{"C1 OSC", "\u009d0;x\u009c", `"\u009d0;x\u009c"`},
+		{"bidi", "x\u202ey\u2066z\u200f", `"x\u202ey\u2066z\u200f"`},
+		{"line separators", "a\u2028b\u2029c", `"a\u2028b\u2029c"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			enc, err := json.Marshal(tt.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := JSON(enc)
+			if string(got) != tt.want {
+				t.Errorf("JSON(%s) = %s, want %s", enc, got, tt.want)
+			}
+			var back string
+			if err := json.Unmarshal(got, &back); err != nil || back != tt.in {
+				t.Errorf("decodes to %q, %v; want %q", back, err, tt.in)
+			}
+		})
+	}
+}
+
+// FuzzJSON: for any value, the safe JSON decodes to what the plain JSON
+// does and holds no raw control, line separator or bidi override.
+func FuzzJSON(f *testing.F) {
+	for _, s := range []string{"plain", "\x1b[31m", "\u009b", "\u202e", "\u2028", "\x7f", "\xff"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		enc, err := json.Marshal(map[string]string{s: s})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := JSON(enc)
+		var a, b map[string]string
+		if err := json.Unmarshal(enc, &a); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(got, &b); err != nil || len(a) != len(b) || a[s] != b[s] {
+			t.Fatalf("JSON changed the value: %s -> %s (%v)", enc, got, err)
+		}
+		for _, r := range string(got) {
+			if r < 0x20 || r >= 0x7f && r <= 0x9f || isBidi(r) || r == '\u2028' || r == '\u2029' {
+				t.Fatalf("output keeps control %U: %q", r, got)
+			}
+		}
+	})
 }
