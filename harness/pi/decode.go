@@ -82,6 +82,12 @@ type callRef struct {
 	pos  int32
 }
 
+// resultRef is a tool result to pair once the active path is known.
+type resultRef struct {
+	node   int32
+	callID string
+}
+
 // index is everything the first pass learns.
 type index struct {
 	path      string
@@ -91,6 +97,7 @@ type index struct {
 	ids       idIndex
 	forward   map[int32]string     // node -> parent id not seen before it
 	calls     map[string][]callRef // call id -> calls not answered yet
+	results   []resultRef          // every tool result, in file order
 	pairs     map[int64]int64      // seq -> paired seq, both directions
 	missing   []string             // parent ids that are not in the file
 	committed int64                // bytes of committed lines the index covers
@@ -242,7 +249,7 @@ func buildIndex(f *jsonl.File, size int64, path string) (*index, error) {
 		ix.ids.put(e.id, at)
 		ix.nodes = append(ix.nodes, n)
 		if e.kind == kindToolResult {
-			ix.pair(at, e.resultID)
+			ix.results = append(ix.results, resultRef{node: at, callID: e.resultID})
 		}
 	}
 	return ix, nil
@@ -341,14 +348,24 @@ func (ix *index) resolve(headID string) (int32, error) {
 	for cur := head; cur >= 0; cur = ix.nodes[cur].parent {
 		ix.nodes[cur].onPath = true
 	}
+	// Pair among the selected entries only, as the Claude decoder does: a
+	// call on the path whose result sits on an abandoned branch has no
+	// result to show, and must not point at an address that is not read.
+	for _, r := range ix.results {
+		if ix.nodes[r.node].onPath {
+			ix.pair(r.node, r.callID)
+		}
+	}
+	ix.results = nil
 	return head, nil
 }
 
 // pair links a tool result, as it is indexed, to the call it answers: the
 // unanswered toolCall of the same id in the nearest assistant message above
 // it. Pi chains results directly below their assistant message (pi.md
-// §3.3), so the call is always indexed first; a result whose parent is a
-// forward reference stays unpaired. A call answers once.
+// §3.3). It runs once the links are resolved and the active path marked,
+// over the results on that path, whose ancestors are on it too. A call
+// answers once.
 func (ix *index) pair(result int32, callID string) {
 	open := ix.calls[callID]
 	if len(open) == 0 {

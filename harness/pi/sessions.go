@@ -2,6 +2,7 @@ package pi
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -86,17 +87,27 @@ func describe(path string) (history.Session, bool) {
 	}
 	s.ID, s.Cwd = id, h.Cwd
 	s.Started, _ = time.Parse(time.RFC3339Nano, h.Timestamp)
-	for s.Title == "" {
+	// The whole head is read for session names (a name set early); the
+	// first user prompt is the title when the session has none.
+	var name sessionName
+	for {
 		line, terminated, err := lr.Next()
 		if err != nil || !terminated {
 			break
 		}
-		if !bytes.Contains(line, []byte(`"user"`)) && !bytes.Contains(line, []byte(`"hookMessage"`)) {
+		name.note(line)
+		if s.Title != "" || !bytes.Contains(line, []byte(`"user"`)) && !bytes.Contains(line, []byte(`"hookMessage"`)) {
 			continue // cheap filter before a full parse
 		}
 		if e, err := parseEntry(line, version, true); err == nil && e.kind == kindUser {
 			s.Title = OneLine(e.text, TitleMax)
 		}
+	}
+	if fi.Size() > headLimit {
+		name.tail(f, fi.Size())
+	}
+	if name.set && name.name != "" {
+		s.Title = OneLine(name.name, TitleMax)
 	}
 	if t, ok := harness.LastTimestamp(f, fi.Size()); ok {
 		s.Updated = t
@@ -117,5 +128,51 @@ func OneLine(s string, max int) string { return harness.OneLine(s, max) }
 func skipNotice(path string, err error) {
 	if !errors.Is(err, fs.ErrNotExist) {
 		hclog.Default().Named(Name).Warn("session file left out of the listing", "path", path, "error", err)
+	}
+}
+
+// sessionName is the name a person gave the session (/name): the latest
+// session_info entry's, as pi's own listing shows it; an empty name clears
+// it, and the first prompt is the title again. A listing reads the head and
+// the last harness.TailBytes of a file, so a name set in the middle of a
+// long session, and changed in no later entry, is not seen.
+type sessionName struct {
+	name string
+	set  bool
+}
+
+// sessionInfoProbe is the cheap byte test before a line is parsed.
+var sessionInfoProbe = []byte(`"session_info"`)
+
+// note takes the name of a session_info line.
+func (n *sessionName) note(line []byte) {
+	if !bytes.Contains(line, sessionInfoProbe) {
+		return
+	}
+	var e struct {
+		Type string  `json:"type"`
+		Name *string `json:"name"`
+	}
+	if json.Unmarshal(line, &e) != nil || e.Type != "session_info" {
+		return
+	}
+	n.set, n.name = true, ""
+	if e.Name != nil {
+		n.name = strings.TrimSpace(*e.Name)
+	}
+}
+
+// tail notes the session_info lines among the complete lines of the last
+// harness.TailBytes of f (size bytes long): later than any in the head.
+func (n *sessionName) tail(f io.ReaderAt, size int64) {
+	start := max(size-harness.TailBytes, 0)
+	buf := make([]byte, size-start)
+	if _, err := f.ReadAt(buf, start); err != nil && err != io.EOF {
+		return
+	}
+	lines := bytes.Split(buf, []byte{'\n'})
+	// The first may be cut by the window, the last is unterminated.
+	for i := 1; i < len(lines)-1; i++ {
+		n.note(lines[i])
 	}
 }
