@@ -29,6 +29,7 @@ tools="$root/.tools/npm/node_modules"
 CLAUDE="$tools/@anthropic-ai/claude-code-linux-x64/claude"
 PI="$tools/.bin/pi"
 CODEX="$tools/.bin/codex"
+OPENCODE="$tools/opencode-linux-x64/bin/opencode"
 RECORD_ROOT=${RECORD_ROOT:-/tmp/notesoup-record}
 # CLI_TIMEOUT bounds one CLI run. Agents retry a dead server for minutes;
 # a scripted run takes seconds, so anything longer is a failure.
@@ -38,6 +39,7 @@ ALL_SCENARIOS=(
 	claude/tools claude/compact claude/autocompact claude/resume claude/fork claude/subagent claude/errors claude/fork-compacted
 	pi/tools pi/compact pi/resume pi/fork pi/branch pi/errors pi/fork-compacted
 	codex/tools codex/compact codex/resume codex/fork codex/mcp codex/errors codex/fork-compacted
+	opencode/tools opencode/subagent opencode/compact
 )
 
 die() { echo "record.sh: $*" >&2; exit 1; }
@@ -57,10 +59,15 @@ for s in "${selected[@]}"; do
 	printf '%s\n' "${ALL_SCENARIOS[@]}" | grep -qx -- "$s" || die "unknown scenario '$s'; run e2e/record.sh -l for the list"
 done
 
-for t in "$CLAUDE" "$PI" "$CODEX"; do
+for t in "$CLAUDE" "$PI" "$CODEX" "$OPENCODE"; do
 	[ -x "$t" ] || die "$t missing; run e2e/install.sh first"
 done
 for c in go git jq node; do command -v "$c" >/dev/null || die "$c not found on PATH"; done
+# OpenCode keeps its sessions in SQLite (sqlite3 checkpoints the recorded
+# database) and its search tools run ripgrep.
+if printf '%s\n' "${selected[@]}" | grep -q '^opencode/'; then
+	for c in sqlite3 rg; do command -v "$c" >/dev/null || die "$c not found on PATH; OpenCode's scenarios need it (install sqlite3 and ripgrep)"; done
+fi
 
 bin="$RECORD_ROOT/bin"
 mkdir -p "$bin"
@@ -727,6 +734,104 @@ scenario_codex_fork-compacted() {
 }
 
 # ---------------------------------------------------------------------------
+# OpenCode. Sessions live in one SQLite database,
+# $XDG_DATA_HOME/opencode/opencode.db (tables session, message, part), in
+# WAL mode. The provider is @ai-sdk/openai-compatible (bundled in the
+# binary) from OPENCODE_CONFIG_CONTENT. The prompt goes in on stdin: `run`
+# quotes a positional argument that holds spaces, quotes and all.
+
+opencode_env=()
+opencode_setup() { # CONTEXT_LIMIT
+	local cfg
+	cfg=$(printf '{"model":"fake/fake-model","autoupdate":false,"share":"disabled","provider":{"fake":{"npm":"@ai-sdk/openai-compatible","name":"Fake loopback","options":{"baseURL":"%s/v1","apiKey":"sk-fake"},"models":{"fake-model":{"name":"Fake Model","limit":{"context":%d,"output":4096}}}}}}' "$URL" "${1:-32000}")
+	opencode_env=("XDG_DATA_HOME=$W/home/.local/share" "XDG_CONFIG_HOME=$W/home/.config"
+		"XDG_STATE_HOME=$W/home/.local/state" "XDG_CACHE_HOME=$W/home/.cache"
+		"OPENCODE_CONFIG_CONTENT=$cfg" OPENCODE_DISABLE_MODELS_FETCH=1 OPENCODE_DISABLE_AUTOUPDATE=1)
+}
+opencode_db() { echo "$W/home/.local/share/opencode/opencode.db"; }
+
+# opencode_run LOGNAME PROMPT [ARGS...]: `opencode run --format json ARGS`
+# in $W/work with PROMPT on stdin, like run_cli otherwise.
+opencode_run() {
+	local name=$1 prompt=$2
+	shift 2
+	show "${opencode_env[@]}" "$OPENCODE" run --format json "$@"
+	echo "# stdin: $prompt" >>"$cmdlog"
+	local rc=0
+	(cd "$W/work" && isolated "${opencode_env[@]}" "$OPENCODE" run --format json "$@" <<<"$prompt" >"$W/logs/$name.out" 2>"$W/logs/$name.err") || rc=$?
+	if [ $rc -ne 0 ]; then
+		tail -n 20 "$W/logs/$name.err" >&2
+		die "command failed with exit $rc (logs in $W/logs/$name.*)"
+	fi
+}
+
+# opencode_require SQL WHAT: fail unless the query over the workspace's
+# database returns a row.
+opencode_require() {
+	local n
+	n=$(sqlite3 -readonly "$(opencode_db)" "$1" | wc -l)
+	[ "$n" -gt 0 ] || die "opencode.db: expected $2, found none"
+	echo "  ok: $2 in opencode.db" >&2
+}
+
+# opencode_collect SCENARIO: the database as a reader finds it once OpenCode
+# is done, made self-contained: a copy of it with its -wal, checkpointed
+# into the main file (sqlite3 removes the -wal and -shm when it closes) and
+# vacuumed. It stays in WAL mode, as OpenCode left it.
+opencode_collect() {
+	local db snap="$W/collect/opencode.db"
+	db=$(opencode_db)
+	rm -rf "$W/collect"
+	mkdir -p "$W/collect"
+	cp "$db" "$snap"
+	[ ! -f "$db-wal" ] || cp "$db-wal" "$snap-wal"
+	echo "+ sqlite3 opencode.db 'PRAGMA wal_checkpoint(TRUNCATE); VACUUM;'" >&2
+	sqlite3 "$snap" 'PRAGMA wal_checkpoint(TRUNCATE); VACUUM;' >/dev/null
+	[ ! -e "$snap-wal" ] && [ ! -e "$snap-shm" ] || die "the checkpointed copy still has a -wal or -shm beside it"
+	[ "$(sqlite3 -readonly "$snap" 'PRAGMA journal_mode')" = wal ] || die "the checkpointed copy is no longer in WAL mode"
+	collect opencode "$1" "$snap"
+}
+
+scenario_opencode_tools() {
+	setup opencode tools
+	start_server opencode-tools.json
+	opencode_setup
+	opencode_run run1 'Read notes.txt, print a greeting and list the directory'
+	stop_server
+	opencode_require "select 1 from part where json_extract(data,'\$.type')='tool' and json_extract(data,'\$.state.status')='completed'" "a completed tool part"
+	opencode_require "select 1 from part where json_extract(data,'\$.type')='reasoning'" "a reasoning part"
+	opencode_collect tools
+}
+
+# subagent: the main agent calls the task tool; the subagent runs in a
+# child session (session.parent_id) that reads notes.txt. The parent waits,
+# so the scripted turns are consumed in order: parent, child, child, parent.
+scenario_opencode_subagent() {
+	setup opencode subagent
+	start_server opencode-subagent.json
+	opencode_setup
+	opencode_run run1 'Use a subagent to read notes.txt'
+	stop_server
+	opencode_require "select 1 from session where parent_id is not null" "a child session"
+	opencode_collect subagent
+}
+
+# compact: a 32000-token context limit and a reply reporting 31000 input
+# tokens, so OpenCode compacts automatically after the turn (a user message
+# with a compaction part, then a summary message answered by the script's
+# "summarize" rule) and goes on with a synthetic "Continue" prompt.
+scenario_opencode_compact() {
+	setup opencode compact
+	start_server opencode-compact.json
+	opencode_setup 32000
+	opencode_run run1 'Read notes.txt and remember it'
+	stop_server
+	opencode_require "select 1 from part where json_extract(data,'\$.type')='compaction'" "a compaction part"
+	opencode_require "select 1 from message where json_extract(data,'\$.summary')=1" "a summary message"
+	opencode_collect compact
+}
+
+# ---------------------------------------------------------------------------
 # README per harness: generated from the command logs of the scenarios
 # present in OUTDIR/<harness>/.
 
@@ -774,11 +879,12 @@ pinned() {
 	claude) echo "@anthropic-ai/claude-code 2.1.332" ;;
 	pi) echo "@mariozechner/pi-coding-agent 0.73.1" ;;
 	codex) echo "@openai/codex 0.171.0" ;;
+	opencode) echo "opencode-ai 1.18.33" ;;
 	esac
 }
 
 if [ -n "$readme_only" ]; then
-	for h in claude pi codex; do write_readme "$h"; done
+	for h in claude pi codex opencode; do write_readme "$h"; done
 	echo "record.sh: regenerated the READMEs in $out" >&2
 	exit 0
 fi
@@ -786,5 +892,5 @@ for s in "${selected[@]}"; do
 	echo "== $s" >&2
 	"scenario_${s//\//_}"
 done
-for h in claude pi codex; do write_readme "$h"; done
+for h in claude pi codex opencode; do write_readme "$h"; done
 echo "record.sh: recorded ${#selected[@]} scenario(s) into $out" >&2
