@@ -25,6 +25,9 @@ const (
 	Pi Harness = "pi"
 	// Codex is the Codex CLI (OpenAI Responses via config.toml).
 	Codex Harness = "codex"
+	// GeminiCLI is the Gemini CLI (the Gemini API via
+	// GOOGLE_GEMINI_BASE_URL; see agents_gemini.go).
+	GeminiCLI Harness = "gemini"
 )
 
 // cliPaths are the installed CLIs relative to the repo root, as
@@ -34,6 +37,8 @@ var cliPaths = map[Harness]string{
 	Claude: ".tools/npm/node_modules/@anthropic-ai/claude-code-linux-x64/claude",
 	Pi:     ".tools/npm/node_modules/.bin/pi",
 	Codex:  ".tools/npm/node_modules/.bin/codex",
+	// GeminiCLI is its bundled gemini.js, which relaunches itself.
+	GeminiCLI: ".tools/npm/node_modules/.bin/gemini",
 }
 
 // CLIPath returns the installed CLI of harness h under repoRoot, or an
@@ -89,6 +94,9 @@ type AgentOptions struct {
 	PiSettings string
 	// CodexConfig is appended to config.toml (e.g. [mcp_servers.x] tables).
 	CodexConfig string
+	// GeminiSettings holds settings.json keys merged over the ones the
+	// Gemini CLI needs to reach the server (e.g. {"model": {...}}).
+	GeminiSettings map[string]any
 }
 
 // Fake credentials. Every harness insists on some key; these reach only the
@@ -124,6 +132,12 @@ func (w *Workspace) Command(ctx context.Context, h Harness, bin, serverURL strin
 			return nil, err
 		}
 		env = append(env, "CODEX_HOME="+filepath.Join(w.Home, ".codex"), "FAKE_API_KEY="+fakeCodexKey)
+	case GeminiCLI:
+		genv, err := w.geminiEnv(serverURL, opts.GeminiSettings)
+		if err != nil {
+			return nil, err
+		}
+		env = append(env, genv...)
 	default:
 		return nil, fmt.Errorf("modelserver: unknown harness %q", h)
 	}
@@ -179,6 +193,8 @@ func (w *Workspace) SessionFiles(h Harness) ([]string, error) {
 		keep = func(p string) bool {
 			return strings.HasPrefix(filepath.Base(p), "rollout-") && strings.HasSuffix(p, ".jsonl")
 		}
+	case GeminiCLI:
+		root, keep = w.geminiSessions()
 	default:
 		return nil, fmt.Errorf("modelserver: unknown harness %q", h)
 	}
