@@ -46,7 +46,7 @@ var cliPaths = map[Harness]string{
 func CLIPath(repoRoot string, h Harness) (string, error) {
 	rel, ok := cliPaths[h]
 	if !ok {
-		return "", fmt.Errorf("modelserver: unknown harness %q (want claude, pi or codex)", h)
+		return "", fmt.Errorf("modelserver: unknown harness %q (want claude, pi, codex or gemini)", h)
 	}
 	p := filepath.Join(repoRoot, rel)
 	if _, err := os.Stat(p); err != nil {

@@ -140,7 +140,7 @@ func TestCLIPathErrors(t *testing.T) {
 	if _, err := CLIPath(t.TempDir(), Claude); err == nil || !strings.Contains(err.Error(), "e2e/install.sh") {
 		t.Fatalf("missing CLI: err %v, want a pointer to e2e/install.sh", err)
 	}
-	if _, err := CLIPath(".", Harness("gemini")); err == nil || !strings.Contains(err.Error(), "unknown harness") {
+	if _, err := CLIPath(".", Harness("smoke-signals")); err == nil || !strings.Contains(err.Error(), "unknown harness") {
 		t.Fatalf("unknown harness: err %v", err)
 	}
 }
