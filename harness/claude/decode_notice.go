@@ -17,31 +17,52 @@ const MaxNoticeBytes = history.MaxNoticeBytes
 // more": enough evidence to look them up, bounded whatever the damage.
 const noticeUUIDs = 3
 
+// forkCutPrefix starts the gap note of a compact boundary whose earlier
+// history a fork did not copy: its Ref is the boundary, which is in the
+// file, not a missing record.
+const forkCutPrefix = "the history before compact boundary "
+
 // IncompleteHistoryNotice is the Claude-specific notice both history tools
 // prepend, whatever they return (even empty pages and query errors), when the
 // projection has ancestry gaps. It is "" for a complete projection. It is
 // outside event documents, search matches and read offsets, and at most
-// MaxNoticeBytes long.
+// MaxNoticeBytes long. It names as missing only records the file lacks; a
+// fork's cut at a compaction is named by its compact boundary.
 func IncompleteHistoryNotice(s history.Summary) string {
-	var missing, segments []string
+	var missing, cuts, segments []string
 	for _, n := range s.Notes {
-		switch n.Kind {
-		case history.NoteGap:
+		switch {
+		case n.Kind == history.NoteGap && strings.HasPrefix(n.Message, forkCutPrefix):
+			cuts = append(cuts, n.Ref)
+		case n.Kind == history.NoteGap:
 			missing = append(missing, n.Ref)
-		case history.NoteUnknownSegment:
+		case n.Kind == history.NoteUnknownSegment:
 			segments = append(segments, n.Ref)
 		}
 	}
-	if len(missing) == 0 {
+	if len(missing) == 0 && len(cuts) == 0 {
 		return ""
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "[incomplete history] This Claude Code transcript does not hold all of the selected branch's history: its ancestry is cut at %d point(s) (uuid %s",
-		len(missing), strings.Join(bounded(missing), ", "))
-	if len(missing) > noticeUUIDs {
-		fmt.Fprintf(&b, " and %d more", len(missing)-noticeUUIDs)
+	b.WriteString("[incomplete history] This Claude Code transcript does not hold all of the selected branch's history: ")
+	if len(missing) > 0 {
+		fmt.Fprintf(&b, "%d ancestor record(s) are missing from the file (uuid %s", len(missing), strings.Join(bounded(missing), ", "))
+		if len(missing) > noticeUUIDs {
+			fmt.Fprintf(&b, " and %d more", len(missing)-noticeUUIDs)
+		}
+		b.WriteString(")")
 	}
-	b.WriteString("), by a record missing from the file or by a fork that copied only the rows after a compaction. Earlier events on those paths are not shown")
+	if len(cuts) > 0 {
+		if len(missing) > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "it is a fork that copied only the rows after %d compaction(s), not the history before (compact boundary uuid %s", len(cuts), strings.Join(bounded(cuts), ", "))
+		if len(cuts) > noticeUUIDs {
+			fmt.Fprintf(&b, " and %d more", len(cuts)-noticeUUIDs)
+		}
+		b.WriteString(")")
+	}
+	b.WriteString(". Earlier events on those paths are not shown")
 	if len(segments) > 0 {
 		fmt.Fprintf(&b, "; %d segment(s) with no path to the session's start are named claude:<session>:unknown:<uuid>, their window ordinals unknown", len(segments))
 	}

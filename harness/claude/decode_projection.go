@@ -461,9 +461,12 @@ func (g *graph) summary(p *projection) history.Summary {
 		if !p.selected[b] {
 			continue
 		}
+		// The logical parent is in the file (copied after the boundary):
+		// what is missing is the history before the boundary, which no
+		// uuid in the file names. The note names the boundary, the cut.
 		l := g.uuidOf(g.logical(b))
-		s.Notes = append(s.Notes, history.ProjectionNote{Kind: history.NoteGap, Line: int(g.nodes.at(b).lastLine), Ref: l,
-			Message: "the history before compact boundary " + g.uuidOf(b) + " is not in this file (its logical parent " + l + " was copied after it, as a fork does)"})
+		s.Notes = append(s.Notes, history.ProjectionNote{Kind: history.NoteGap, Line: int(g.nodes.at(b).lastLine), Ref: g.uuidOf(b),
+			Message: forkCutPrefix + g.uuidOf(b) + " is not in this file (its logical parent " + l + " was copied after it, as a fork does)"})
 	}
 	for _, gp := range p.gaps {
 		s.Notes = append(s.Notes, history.ProjectionNote{Kind: history.NoteGap, Line: int(gp.line), Ref: g.uuidOf(gp.missing),

@@ -170,7 +170,7 @@ func TestDecodeFixtures(t *testing.T) {
 				"4 claude:S:unknown:m2 message user question in the fork",
 				"5 claude:S:unknown:m2 message assistant fork answer",
 			},
-			windows: []string{"claude:S:unknown:m2"}, headWindow: "claude:S:unknown:m2", gaps: []string{"m2"},
+			windows: []string{"claude:S:unknown:m2"}, headWindow: "claude:S:unknown:m2", gaps: []string{"b1"},
 		},
 		{
 			name: "rewind: newest non-attachment leaf wins, sibling hidden, addresses kept", file: "branch.jsonl", sid: fixtureSID,
