@@ -96,7 +96,8 @@ func instructions(ctx context.Context, s *service.Service, cfg Config) string {
 	if c.Session == "" {
 		c.Session = "unbound"
 	}
-	b, err := s.Boot(ctx, c, service.BootRequest{})
+	// This server serves no empty_brain, so its boot must not name one.
+	b, err := s.Boot(ctx, c, service.BootRequest{NoResetTool: true})
 	if err != nil {
 		cfg.Logger.Warn("boot block for server instructions", "error", err)
 		return purpose + "\n(notes boot unavailable: " + err.Error() + ")"

@@ -79,8 +79,12 @@ func TestToolsListMatchesDefinitions(t *testing.T) {
 		}
 	}
 	init := sess.InitializeResult()
-	if !strings.Contains(init.Instructions, `window="claude:s1:0"`) || !strings.Contains(init.Instructions, "mcp__notesoup__empty_brain") {
+	if !strings.Contains(init.Instructions, `window="claude:s1:0"`) || !strings.Contains(init.Instructions, "mcp__notesoup__notes_write") {
 		t.Errorf("instructions lack the boot block: %q", init.Instructions)
+	}
+	// The server serves no reset tool: its boot must not send the model to one.
+	if strings.Contains(init.Instructions, "empty_brain") {
+		t.Errorf("instructions name empty_brain, which this server does not serve: %q", init.Instructions)
 	}
 }
 

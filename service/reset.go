@@ -94,6 +94,10 @@ type BootRequest struct {
 	Handoff      string   `json:"handoff,omitempty"`
 	Notices      []string `json:"notices,omitempty"`
 	BudgetTokens int      `json:"budget_tokens,omitempty"`
+	// NoResetTool leaves the reset tool out of the block, for a front end
+	// that serves the model no empty_brain (the plain MCP server): the
+	// boot names only tools the model has.
+	NoResetTool bool `json:"no_reset_tool,omitempty"`
 }
 
 // BootResult is a boot block and the binding it was built for.
@@ -111,6 +115,9 @@ func (s *Service) Boot(ctx context.Context, c Caller, req BootRequest) (BootResu
 	b, err := s.binding(ctx, c.Harness, c.Session, req.Ordinal)
 	if err != nil {
 		return BootResult{}, err
+	}
+	if req.NoResetTool {
+		b.ResetTool = "" // the tool prefix stays: the notes tools keep their names
 	}
 	sp, err := s.space(c)
 	if err != nil {
