@@ -10,8 +10,8 @@ import { actionsOf, answerText, markerIn, type Action, type Limits, type ResetSt
 import { callHelper, type Caller, type HelperReply } from './helper'
 import { RESET_TOOL, TOOL_PREFIX, TOOLS, type ToolHook } from './tools.gen'
 import {
-  compactArgs, completionEvent, CONTINUE_COMMAND, CUTOFF_TEXT, fresh,
-  retainedBootOrdinal, transcriptCommitted, type ModState, type Origin, type PendingCommit,
+  claudeCommands, compactArgs, manualWarningText, completionEvent, CONTINUE_COMMAND, CUTOFF_TEXT, fresh, HISTORY_UNBOUND_NOTICE, historyUnbound,
+  noContinuationText, processState, retainedBootOrdinal, selectsCurrent, transcriptCommitted, type ModState, type Origin, type PendingCommit,
 } from './state'
 
 /** The module's state for the loaded session (see state.ts). */
@@ -40,6 +40,8 @@ async function caller($: EngineInterface, subagent = false): Promise<Caller> {
     S.pending = undefined
     S.head = undefined
     S.warningDue = undefined
+    S.warned = false
+    S.committed = undefined
     if (!first) S.cap = ''
     await resetEvent($, { harness: 'claude', session, cwd }, { type: 'session_changed', session, ...(S.compactDisabled ? { compact_disabled: true } : {}) })
   }
@@ -57,7 +59,9 @@ async function flow($: EngineInterface, event: Record<string, unknown>, subagent
     await $.ui.log(`notesoup: reset.event ${String(event.type)} failed: ${r.error.message}`, { to: 'debug' })
     return [{ kind: 'refuse', message: r.error.message }]
   }
-  return actionsOf(r.result)
+  // The flow's texts are shared by every harness; name the commands as
+  // Claude Code has them.
+  return actionsOf(r.result).map((a) => (a.message ? { ...a, message: claudeCommands(a.message) } : a))
 }
 
 /**
@@ -76,12 +80,18 @@ async function flowState($: EngineInterface): Promise<ResetState | undefined> {
   return r.ok ? (r.result as ResetState) : undefined
 }
 
-/** Builds the boot block for window `ordinal`, or an error message. */
+/**
+ * Builds the boot block for window `ordinal`, or an error message. A
+ * session whose transcript Claude Code did not report is told that its
+ * history is unavailable (the history tools refuse it).
+ */
 async function buildBoot($: EngineInterface, ordinal: number, sticky?: string, handoff?: string): Promise<{ text: string } | { error: string }> {
   const args: Record<string, unknown> = { ordinal }
   if (sticky) args.sticky = sticky
   if (handoff) args.handoff = handoff
-  const r = await callHelper($, 'boot', await caller($), args)
+  const c = await caller($)
+  if (!c.transcript) args.notices = [HISTORY_UNBOUND_NOTICE]
+  const r = await callHelper($, 'boot', c, args)
   if (!r.ok) return { error: r.error.message }
   return { text: answerText(r.result) }
 }
@@ -131,9 +141,9 @@ export async function onSessionEnd($: EngineInterface, e: Parameters<Hooks['sess
   if (!S.disabled && S.session !== undefined) {
     await callHelper($, 'reset.event', { harness: 'claude', session: S.session }, { type: 'session_ended' })
   }
-  const disabled = S.disabled
-  S = fresh()
-  S.disabled = disabled
+  // /clear and an in-session resume end the session without a new
+  // session.start: what belongs to the process stays (state.ts).
+  S = processState(S)
   return next(e)
 }
 
@@ -153,28 +163,52 @@ export async function serveTool($: EngineInterface, e: Parameters<ToolHook>[1], 
     const acts = await flow($, ev, subagent)
     const refused = acts.find((a) => a.kind === 'refuse')
     if (refused) return { deny: refused.message ?? 'empty_brain was refused' }
-    return withWarning($, { result: 'The context window will be emptied when this turn ends; every tool call in this response still finishes. Your notes and last word carry over.' }, subagent)
+    return { result: 'The context window will be emptied when this turn ends; every tool call in this response still finishes. Your notes and last word carry over.' }
   }
   const { ...args } = rest
   delete args.consent
-  const r: HelperReply = await callHelper($, def.op, await caller($, subagent), args)
+  const c = await caller($, subagent)
+  if (def.op.startsWith('history.') && !subagent && selectsCurrent(args.session)) {
+    // The current session is read only through what Claude Code reported
+    // of it; the helper would otherwise guess the file and the branch.
+    const why = historyUnbound({ transcript: c.transcript !== undefined, head: c.head !== undefined })
+    if (why) return { deny: why }
+  }
+  const r: HelperReply = await callHelper($, def.op, c, args)
   if (!r.ok) return { deny: r.error.message }
-  return withWarning($, { result: answerText(r.result) }, subagent)
+  return { result: answerText(r.result) }
 }
 
 /**
- * Attaches a due budget warning to a main-agent tool result. The budget is
+ * Attaches a due budget warning to every main-agent tool result, whatever
+ * the tool (Bash, Read, Edit, an MCP server's, notesoup's own): tool.call
+ * wraps the whole call, tool.run and core included, and its `context` is
+ * the reminder the model reads right after the result. The budget is
  * measured here too: the response that carried this call may be the one
- * that crossed the warning point.
+ * that crossed the warning point. Below the warning point this costs no
+ * helper process (the points are memoized, measure()).
  */
-async function withWarning($: EngineInterface, out: { result: string }, subagent: boolean) {
-  if (subagent) return out
+export async function onToolCall($: EngineInterface, e: Parameters<Hooks['tool.call']>[1], next: Parameters<Hooks['tool.call']>[2]) {
+  const r = await next(e)
+  if (S.disabled || e.agentId !== undefined || r.deny !== undefined) return r
+  const text = await takeWarning($)
+  if (text === undefined) return r
+  return { ...r, context: [...(r.context ?? []), text] }
+}
+
+/**
+ * Takes the due budget warning for delivery, measuring first when none is
+ * due; marks it delivered in the flow. Undefined when none is due.
+ */
+async function takeWarning($: EngineInterface): Promise<string | undefined> {
   if (!S.warningDue) perform($, await checkBudget($))
-  if (!S.warningDue) return out
   const text = S.warningDue
+  if (text === undefined) return undefined
+  // Taken before the await: a parallel tool result must not carry it too.
   S.warningDue = undefined
+  S.warned = true
   await flow($, { type: 'warning_delivered' })
-  return { ...out, context: [text] }
+  return text
 }
 
 // ---- prompt context: the boot block ---------------------------------------
@@ -212,20 +246,10 @@ export async function onPromptContext($: EngineInterface, e: Parameters<Hooks['p
  */
 async function measure($: EngineInterface): Promise<{ limits?: Limits; tokens?: number }> {
   const usage = await $.session.usage()
-  const model = await $.session.model()
-  const settings = await $.settings.read()
-  const env: Record<string, string> = {}
-  const put = (k: string, v: string | undefined) => { if (v !== undefined) env[k] = v }
-  put('CLAUDE_AUTOCOMPACT_PCT_OVERRIDE', await $.env.get('CLAUDE_AUTOCOMPACT_PCT_OVERRIDE'))
-  put('CLAUDE_CODE_AUTO_COMPACT_WINDOW', await $.env.get('CLAUDE_CODE_AUTO_COMPACT_WINDOW'))
-  put('DISABLE_AUTO_COMPACT', await $.env.get('DISABLE_AUTO_COMPACT'))
-  put('DISABLE_COMPACT', await $.env.get('DISABLE_COMPACT'))
-  const key = JSON.stringify([model, S.cap, usage.context.window, settings, env])
+  const inputs = await thresholdInputs($)
+  const key = JSON.stringify([inputs.model, S.cap, usage.context.window, inputs.settings, inputs.env])
   if (key !== S.limitsKey) {
-    const summary = await $.session.usage({ breakdown: 'summary' })
-    const args: Record<string, unknown> = { model, model_window: usage.context.window, settings, env, usage: summary }
-    if (S.cap) args.cap = S.cap
-    const r = await callHelper($, 'limits', await caller($), args)
+    const r = await resolveLimits($, inputs, S.cap)
     S.limitsKey = key
     S.limits = r.ok ? (r.result as Limits) : { resolved: false, reason: r.error.message }
     if (!S.limits.resolved && !S.limitsLogged) {
@@ -236,24 +260,73 @@ async function measure($: EngineInterface): Promise<{ limits?: Limits; tokens?: 
   return { limits: S.limits, tokens: usage.context.tokens }
 }
 
+/** The inputs the budget points are resolved from, beside the window and the cap. */
+type ThresholdInputs = { model: string; settings: unknown; env: Record<string, string> }
+
+/**
+ * Reads the model, the merged settings and the environment the points
+ * depend on: the variables Claude Code's own compaction point reads, and
+ * DISABLE_COMPACT. Each is named literally, as the engine requires.
+ */
+async function thresholdInputs($: EngineInterface): Promise<ThresholdInputs> {
+  const model = await $.session.model()
+  const settings = await $.settings.read()
+  const env: Record<string, string> = {}
+  const put = (k: string, v: string | undefined) => { if (v !== undefined) env[k] = v }
+  put('CLAUDE_AUTOCOMPACT_PCT_OVERRIDE', await $.env.get('CLAUDE_AUTOCOMPACT_PCT_OVERRIDE'))
+  put('CLAUDE_CODE_AUTO_COMPACT_WINDOW', await $.env.get('CLAUDE_CODE_AUTO_COMPACT_WINDOW'))
+  put('DISABLE_AUTO_COMPACT', await $.env.get('DISABLE_AUTO_COMPACT'))
+  put('DISABLE_COMPACT', await $.env.get('DISABLE_COMPACT'))
+  return { model, settings, env }
+}
+
+/**
+ * Asks the helper for the points under cap ("" for none): the budget and
+ * /notesoup cap both come here, so what the command shows, and whether it
+ * refuses a cap as too small, is what the budget will use.
+ */
+async function resolveLimits($: EngineInterface, inputs: ThresholdInputs, cap: string): Promise<HelperReply> {
+  const summary = await $.session.usage({ breakdown: 'summary' })
+  const args: Record<string, unknown> = { model: inputs.model, model_window: summary.context.window, settings: inputs.settings, env: inputs.env, usage: summary }
+  if (cap) args.cap = cap
+  return callHelper($, 'limits', await caller($), args)
+}
+
 /**
  * Checks the measured main context against the points: past the warning
  * point the warning is made due (once per window); past the hard point a
- * budget reset is requested. Returns the flow's actions.
+ * budget reset is requested, and no warning is made: the reset comes at
+ * the next step, and a warning made now would be delivered in the next
+ * window. With automatic resets off the warning counts down to the end of
+ * the window instead (the native point is where the window is full when
+ * Claude Code does not compact: thresholds.go) and says nothing will reset
+ * it. Returns the flow's
+ * actions.
  */
 async function checkBudget($: EngineInterface): Promise<Action[]> {
   if (S.compactDisabled) return []
   const { limits, tokens } = await measure($)
   if (!limits?.resolved || tokens === undefined) return []
   const acts: Action[] = []
-  if (limits.hard !== undefined && tokens >= limits.hard) {
-    acts.push(...(await flow($, { type: 'budget_hard', auto_reset_off: limits.auto_reset === false })))
+  const autoReset = limits.auto_reset !== false
+  const hard = limits.hard !== undefined && tokens >= limits.hard
+  if (hard) {
+    acts.push(...(await flow($, { type: 'budget_hard', auto_reset_off: !autoReset })))
+    if (autoReset) return acts
   }
-  if (limits.warning !== undefined && tokens >= limits.warning && limits.warnings_enabled !== false && !S.warningDue) {
+  if (limits.warning !== undefined && tokens >= limits.warning && limits.warnings_enabled !== false && !S.warningDue && !S.warned) {
     const st = await flowState($)
+    if (st?.warned) S.warned = true
     if (st && !st.warned) {
-      const w = await callHelper($, 'text.warning', await caller($), { reset_tool: TOOL_PREFIX + RESET_TOOL, tokens_left: Math.max(0, (limits.hard ?? tokens) - tokens) })
-      if (w.ok) S.warningDue = answerText(w.result)
+      let text: string | undefined
+      if (autoReset) {
+        const w = await callHelper($, 'text.warning', await caller($), { reset_tool: TOOL_PREFIX + RESET_TOOL, tokens_left: Math.max(0, (limits.hard ?? tokens) - tokens) })
+        if (w.ok) text = answerText(w.result)
+      } else {
+        text = manualWarningText(TOOL_PREFIX + RESET_TOOL, (limits.native ?? limits.hard ?? tokens) - tokens)
+      }
+      // A delivery that raced this one wins.
+      if (text !== undefined && !S.warned && !S.warningDue) S.warningDue = text
     }
   }
   return acts
@@ -275,6 +348,7 @@ export async function onPromptSubmit($: EngineInterface, e: Parameters<Hooks['pr
   const r = await next(out)
   if (out !== e && !('drop' in r && r.drop !== undefined)) {
     S.warningDue = undefined
+    S.warned = true
     await flow($, { type: 'warning_delivered' })
   }
   return r
@@ -383,6 +457,15 @@ async function runCompaction($: EngineInterface, marker: string): Promise<void> 
     if ((await checkMessagesEvidence($, p)) || (await checkTranscriptEvidence($, p))) return
     await $.clock.sleep(EVIDENCE_POLL_MS)
   }
+  // No evidence: the compaction never ran, or the session does not hold
+  // the boot unchanged (a hook above rewrote it, or it is missing). The
+  // flow is told, so the request stays and is retried after the next turn
+  // instead of cutting every later turn off without a reset.
+  const p = S.pending
+  if (!p || p.marker !== marker) return
+  S.pending = undefined
+  await $.ui.log(`notesoup: the reset did not commit: no unchanged boot in the session ${(EVIDENCE_POLLS * EVIDENCE_POLL_MS) / 1000} s after its compaction (missing or rewritten); it is retried after the next turn`, { to: 'debug' })
+  perform($, await flow($, { type: 'compaction_failed', marker }))
 }
 
 /**
@@ -418,11 +501,12 @@ async function transcriptTail($: EngineInterface): Promise<string | undefined> {
 }
 
 /**
- * How long runCompaction looks for interactive commit evidence: 40 × 250 ms
- * = 10 s, well past the engine's swap (under a second observed) and short
- * enough that a vetoed or lost compaction is not waited on for long.
+ * How long runCompaction looks for commit evidence before it reports the
+ * attempt failed: 120 × 250 ms = 30 s, far past the engine's swap (under a
+ * second observed, on a loaded machine too) and short enough that a lost
+ * compaction is retried at the next turn.
  */
-const EVIDENCE_POLLS = 40
+const EVIDENCE_POLLS = 120
 const EVIDENCE_POLL_MS = 250
 
 /**
@@ -450,10 +534,12 @@ async function submitContinuation($: EngineInterface): Promise<void> {
  * otherwise it is answered here and no model request is made.
  */
 export async function onContinueCommand($: EngineInterface, e: Parameters<Hooks['command.run']>[1], next: Parameters<Hooks['command.run']>[2]) {
-  if (S.disabled) return next(e)
+  if (S.disabled) return disabledAnswer(e.command)
   const p = S.pending
   if (!S.continuationReady && p) await checkMessagesEvidence($, p)
-  if (!S.continuationReady) return { text: 'no continuation (the reset did not commit, or it ends here)', isTextDisplayOnly: true as const }
+  // What the person (and a script reading a -p run's final text) sees when
+  // no continuation runs: whether the window was reset, and why it ends.
+  if (!S.continuationReady) return { text: noContinuationText(S.committed), isTextDisplayOnly: true as const }
   S.continuationReady = false
   S.submitted = 'continuation'
   return next(e)
@@ -478,7 +564,20 @@ async function checkMessagesEvidence($: EngineInterface, p: PendingCommit): Prom
 async function commit($: EngineInterface, marker: string): Promise<void> {
   if (!S.pending || S.pending.marker !== marker) return
   S.pending = undefined
-  perform($, await flow($, { type: 'compaction_committed', marker, evidence: true }))
+  newWindow()
+  const acts = await flow($, { type: 'compaction_committed', marker, evidence: true })
+  S.committed = acts.find((a) => a.kind === 'nothing' && a.message?.startsWith('committed'))?.message ?? (acts.some((a) => a.kind === 'send_continuation') ? 'committed' : undefined)
+  perform($, acts)
+}
+
+/**
+ * Forgets what was due in the window that just ended: a warning made for
+ * it ("… 0 tokens left") must not reach the next window, nor mark the next
+ * window warned so that its own warning never comes.
+ */
+function newWindow(): void {
+  S.warningDue = undefined
+  S.warned = false
 }
 
 // ---- compaction ------------------------------------------------------------------
@@ -490,6 +589,8 @@ export async function onCompact($: EngineInterface, e: Parameters<Hooks['session
     const acts = await flow($, { type: 'native_compaction' })
     const boot = acts.find((a) => a.kind === 'install_boot')
     if (!boot) return next(e)
+    // The flow starts a new window on every native compaction, summary or boot.
+    newWindow()
     const built = await buildBoot($, boot.window ?? 0, boot.last_word, boot.handoff_text)
     if ('error' in built) {
       // Fall back to Claude's own summary; the retained boot is gone.
@@ -553,8 +654,9 @@ export async function onCapCommand($: EngineInterface, e: Parameters<Hooks['comm
     S.limitsKey = undefined
     return { text: 'notesoup cap: off' }
   }
-  const usage = await $.session.usage({ breakdown: 'summary' })
-  const r = await callHelper($, 'limits', await caller($), { model: await $.session.model(), model_window: usage.context.window, settings: await $.settings.read(), usage, cap: value })
+  // The same inputs as the budget (measure): the environment moves the
+  // points, and decides whether a cap leaves room for the margins.
+  const r = await resolveLimits($, await thresholdInputs($), value)
   if (!r.ok) return { text: `notesoup cap refused: ${r.error.message}` }
   S.cap = value
   S.limitsKey = undefined
@@ -563,8 +665,8 @@ export async function onCapCommand($: EngineInterface, e: Parameters<Hooks['comm
 }
 
 /**
- * /empty and /fresh-window (the prompt commands commands/empty.md and
- * commands/fresh-window.md): STOP for the pending or in-flight reset. While
+ * /notesoup:empty and /notesoup:fresh-window (the prompt commands
+ * commands/empty.md and commands/fresh-window.md): STOP for the pending or in-flight reset. While
  * idle the command's own turn is the hidden close-out, its text the shared
  * budget warning, so the model can save notes; the reset follows when that
  * turn completes. While busy the current turn is the close-out. The
@@ -572,11 +674,13 @@ export async function onCapCommand($: EngineInterface, e: Parameters<Hooks['comm
  * queue another command (the engine refuses it).
  */
 export async function onStopCommand($: EngineInterface, e: Parameters<Hooks['command.run']>[1], next: Parameters<Hooks['command.run']>[2]) {
-  if (S.disabled) return next(e)
-  const name = `/${String(e.command).replace(/^notesoup:/, '')}`
+  // The static commands (commands/*.md) are listed even when the mod is
+  // off; passed on, /notesoup:empty would send the model an empty prompt.
+  if (S.disabled) return disabledAnswer(e.command)
+  const name = `/${String(e.command)}`
   const acts = await flow($, { type: 'manual_stop' })
   const refused = acts.find((a) => a.kind === 'refuse')
-  if (refused) return { text: `${name} cannot run: ${refused.message ?? 'refused'}` }
+  if (refused) return { text: `${name} cannot run: ${refused.message ?? 'refused'}`, isTextDisplayOnly: true as const }
   if (!acts.some((a) => a.kind === 'submit_closeout')) {
     perform($, acts)
     return { text: `notesoup: ${name} recorded; the window is reset when the current turn ends` }
@@ -596,6 +700,11 @@ export async function onStopCommand($: EngineInterface, e: Parameters<Hooks['com
   }
 }
 
+/** What a plugin command answers while NOTESOUP_DISABLED turns the mod off. */
+function disabledAnswer(command: string) {
+  return { text: `/${command}: notesoup is disabled in this session (NOTESOUP_DISABLED is set); nothing was sent or reset. Unset NOTESOUP_DISABLED and start a new session to use it.`, isTextDisplayOnly: true as const }
+}
+
 type Hooks = {
-  [K in 'session.start' | 'session.end' | 'classic.SessionStart' | 'prompt.context' | 'prompt.submit' | 'turn.start' | 'turn.step' | 'turn.complete' | 'session.compact' | 'session.append' | 'command.run']: Hook<K>
+  [K in 'session.start' | 'tool.call' | 'session.end' | 'classic.SessionStart' | 'prompt.context' | 'prompt.submit' | 'turn.start' | 'turn.step' | 'turn.complete' | 'session.compact' | 'session.append' | 'command.run']: Hook<K>
 }

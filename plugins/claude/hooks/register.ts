@@ -5,7 +5,7 @@ import type { Register } from 'claude-code'
 import { onTools } from './toolhooks.gen'
 import {
   onAppend, onCapCommand, onContinueCommand, onClassicStart, onCompact, onPromptContext, onPromptSubmit, onSessionEnd, onSessionStart,
-  onStopCommand, onTurnComplete, onTurnStart, onTurnStep,
+  onStopCommand, onToolCall, onTurnComplete, onTurnStart, onTurnStep,
 } from './mod'
 
 /** Registers the mod's hooks; tools and commands are registered at session.start. */
@@ -14,6 +14,8 @@ export const register: Register = (on) => {
   on('classic.SessionStart', onClassicStart)
   on('session.end', onSessionEnd)
   onTools(on)
+  // Every tool, no matcher: the budget warning rides any main-agent result.
+  on('tool.call', onToolCall)
   on('prompt.context', onPromptContext)
   on('prompt.submit', onPromptSubmit)
   on('turn.start', onTurnStart)
