@@ -236,6 +236,8 @@ func (w *window) step(r *record) bool {
 	case recMessage, recToolUse, recToolResult, recTurnError:
 		w.pending = false
 		return true
+	case recSkipped:
+		return true // a notice in the window it was met in
 	}
 	return false
 }
@@ -276,6 +278,22 @@ func (d *decoder) lines(s *source, withText, first bool, fn func(r *record, line
 		line, terminated, err := lr.Next()
 		if err == io.EOF {
 			return nil
+		}
+		var long *jsonl.LineTooLongError
+		if errors.As(err, &long) && lr.Line > 1 {
+			// One record too large to read is skipped with a notice that
+			// takes its address, so the rest stays readable and later
+			// addresses do not move once it is complete.
+			if !long.Terminated {
+				return nil // still being written, like a torn last line
+			}
+			if first {
+				s.committed = lr.Off
+			}
+			if err := fn(&record{kind: recSkipped, text: skippedText}, lr.Line); err != nil {
+				return err
+			}
+			continue
 		}
 		if err != nil {
 			return readErr(s.path, err)
@@ -422,6 +440,8 @@ func (d *decoder) emitAll(chain []*source, emit history.EmitFunc) error {
 				ev.Kind = history.KindMessage
 			case recCompacted, recMarker, recTurnError:
 				ev.Kind = history.KindNotice
+			case recSkipped:
+				ev.Kind, ev.Role = history.KindNotice, history.RoleSystem
 			case recToolUse:
 				ev.Kind, ev.ToolName, ev.ToolID, ev.ToolInput, ev.PairSeq = history.KindToolUse, r.toolName, r.callID, r.input, d.pairs[seq]
 			case recToolResult:

@@ -24,6 +24,7 @@ const (
 	recSessionMeta                // session_meta
 	recContext                    // harness context (developer, <environment_context>...)
 	recTurnError                  // task_complete with an error: the turn failed
+	recSkipped                    // a line over jsonl.MaxLineBytes, skipped
 )
 
 // turnFailed prefixes the error Codex recorded for a failed turn

@@ -16,8 +16,14 @@ const Name = "codex"
 const ResetTool = ""
 
 // SynthesizedWords are the words the decoder writes into event text itself:
-// a failed turn's error is shown after turnFailed, "[turn failed] ".
-var SynthesizedWords = []string{"turn", "failed"}
+// a failed turn's error is shown after turnFailed, "[turn failed] ", and a
+// line too long to read is shown as skippedText.
+var SynthesizedWords = []string{"turn", "failed", "oversized", "line", "skipped"}
+
+// skippedText is the notice that stands for one record too large to read
+// (over jsonl.MaxLineBytes): its address is kept and the rest of the
+// rollout stays readable. Its line number is the event's Line.
+const skippedText = "[oversized line skipped]"
 
 // Plugin returns the built-in Codex harness plugin. Its decoder emits the
 // rollout's own text (raw_search), and a paginated fork inherits its

@@ -34,10 +34,15 @@ const WholeBytes = 4 << 20
 // line is refused after reading 32 MiB of it, not after allocating all of it.
 const MaxLineBytes = 32 << 20
 
-// LineTooLongError is a line over the reader's bound.
+// LineTooLongError is a line over the reader's bound. The reader has
+// consumed the line (Line and Off count it) and its next Next continues
+// after it, so a decoder may skip the one record and read the rest.
 type LineTooLongError struct {
 	Line int // 1-based line number
 	Max  int // the bound in bytes
+	// Terminated is false when the line ran to the end of the input
+	// without a newline (a write in progress, or a cut file).
+	Terminated bool
 }
 
 func (e *LineTooLongError) Error() string {
@@ -217,14 +222,18 @@ func NewReaderMax(r io.Reader, max int) *Reader {
 // Next returns the next line without its newline (and without a trailing
 // carriage return), and whether it was terminated by a newline. The slice
 // is valid until the following call. At the end of input it returns
-// io.EOF; a line over the bound returns a *LineTooLongError.
+// io.EOF; a line over the bound returns a *LineTooLongError, after reading
+// through it, and the next call returns the line after it.
 func (lr *Reader) Next() (line []byte, terminated bool, err error) {
 	scanned := 0 // bytes of buf[lr.r:lr.w] known to hold no newline
 	for {
 		if i := bytes.IndexByte(lr.buf[lr.r+scanned:lr.w], '\n'); i >= 0 {
 			end := lr.r + scanned + i
 			if end-lr.r > lr.max { // the newline is not part of the line
-				return nil, false, &LineTooLongError{Line: lr.Line + 1, Max: lr.max}
+				lr.Off += int64(end + 1 - lr.r)
+				lr.Line++
+				lr.r = end + 1
+				return nil, false, &LineTooLongError{Line: lr.Line, Max: lr.max, Terminated: true}
 			}
 			line = lr.buf[lr.r:end]
 			lr.Off += int64(end + 1 - lr.r)
@@ -237,8 +246,9 @@ func (lr *Reader) Next() (line []byte, terminated bool, err error) {
 		}
 		scanned = lr.w - lr.r
 		if scanned > lr.max+1 {
-			// Refused as soon as it is known, not after reading it all.
-			return nil, false, &LineTooLongError{Line: lr.Line + 1, Max: lr.max}
+			// Known to be too long: the rest is read through without
+			// keeping it, so memory stays bounded by the line bound.
+			return nil, false, lr.discard()
 		}
 		if lr.eof || lr.err != nil {
 			if scanned == 0 {
@@ -252,6 +262,26 @@ func (lr *Reader) Next() (line []byte, terminated bool, err error) {
 			lr.Line++
 			lr.r = lr.w
 			return line, false, nil
+		}
+		lr.fill()
+	}
+}
+
+// discard consumes the rest of a line over the bound, through its newline
+// or the end of the input, reading into the buffer without growing it.
+func (lr *Reader) discard() *LineTooLongError {
+	for {
+		if i := bytes.IndexByte(lr.buf[lr.r:lr.w], '\n'); i >= 0 {
+			lr.Off += int64(i + 1)
+			lr.r += i + 1
+			lr.Line++
+			return &LineTooLongError{Line: lr.Line, Max: lr.max, Terminated: true}
+		}
+		lr.Off += int64(lr.w - lr.r)
+		lr.r, lr.w = 0, 0
+		if lr.eof || lr.err != nil {
+			lr.Line++
+			return &LineTooLongError{Line: lr.Line, Max: lr.max}
 		}
 		lr.fill()
 	}

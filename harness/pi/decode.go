@@ -82,6 +82,14 @@ type callRef struct {
 	pos  int32
 }
 
+// skip is a line too long to read (over jsonl.MaxLineBytes): it is shown
+// as a notice at its own address, so the rest of the session stays
+// readable and later addresses do not move once it is complete.
+type skip struct {
+	line int
+	seq  int64
+}
+
 // resultRef is a tool result to pair once the active path is known.
 type resultRef struct {
 	node   int32
@@ -98,6 +106,7 @@ type index struct {
 	forward   map[int32]string     // node -> parent id not seen before it
 	calls     map[string][]callRef // call id -> calls not answered yet
 	results   []resultRef          // every tool result, in file order
+	skips     []skip               // lines over the bound, in file order
 	pairs     map[int64]int64      // seq -> paired seq, both directions
 	missing   []string             // parent ids that are not in the file
 	committed int64                // bytes of committed lines the index covers
@@ -128,7 +137,7 @@ func decode(r io.ReaderAt, size int64, path string, opts history.DecodeOptions, 
 		return refusalSummary(err), err
 	}
 	sum := ix.summary(head)
-	if err := ix.emit(f, emit); err != nil {
+	if err := ix.emit(f, sum.HeadWindow, emit); err != nil {
 		var re *history.Refusal
 		if errors.As(err, &re) {
 			sum.Notes = append(sum.Notes, refusalSummary(err).Notes...)
@@ -184,6 +193,16 @@ func buildIndex(f *jsonl.File, size int64, path string) (*index, error) {
 		line, terminated, err := lr.Next()
 		if err == io.EOF {
 			break
+		}
+		var long *jsonl.LineTooLongError
+		if errors.As(err, &long) {
+			if !long.Terminated {
+				break // still being written, like a torn last line
+			}
+			ix.skips = append(ix.skips, skip{line: lr.Line, seq: seq})
+			seq++
+			ix.committed = lr.Off
+			continue
 		}
 		if err != nil {
 			return nil, readErr(path, err)
@@ -491,21 +510,44 @@ func (ix *index) summary(head int32) history.Summary {
 // emit is the second pass: read the committed bytes again (from memory, for
 // a file read whole) and emit the entries on the active path in file (=
 // seq) order.
-func (ix *index) emit(f *jsonl.File, emit history.EmitFunc) error {
+//
+// A skipped line's notice is emitted in the window of the event before it
+// (the head's window when none is), whichever branch the line was on: its
+// entry cannot be read to tell.
+func (ix *index) emit(f *jsonl.File, headWindow string, emit history.EmitFunc) error {
 	lr := f.Lines(ix.committed)
 	stable := f.Stable()
 	if _, _, err := lr.Next(); err != nil { // the header
 		return ix.changed(1)
 	}
-	next := 0
+	next, nextSkip := 0, 0
 	windows := map[int32]string{}
-	for next < len(ix.nodes) {
+	lastWin := headWindow
+	for next < len(ix.nodes) || nextSkip < len(ix.skips) {
 		line, _, err := lr.Next()
 		if err == io.EOF {
-			return ix.changed(int(ix.nodes[next].line))
+			if next < len(ix.nodes) {
+				return ix.changed(int(ix.nodes[next].line))
+			}
+			return ix.changed(ix.skips[nextSkip].line)
+		}
+		var long *jsonl.LineTooLongError
+		if errors.As(err, &long) {
+			if nextSkip >= len(ix.skips) || ix.skips[nextSkip].line != lr.Line {
+				return ix.changed(lr.Line)
+			}
+			sk := ix.skips[nextSkip]
+			nextSkip++
+			if err := emit(history.Event{Seq: sk.seq, Window: lastWin, Kind: history.KindNotice, Role: history.RoleSystem, Text: skippedText, Line: sk.line}); err != nil {
+				return err
+			}
+			continue
 		}
 		if err != nil {
 			return readErr(ix.path, err)
+		}
+		if next >= len(ix.nodes) {
+			continue // only skipped lines are left to show
 		}
 		n := &ix.nodes[next]
 		if int(n.line) != lr.Line {
@@ -532,6 +574,7 @@ func (ix *index) emit(f *jsonl.File, emit history.EmitFunc) error {
 				windows[n.ord] = win
 			}
 		}
+		lastWin = win
 		if err := ix.emitEntry(n, &e, win, emit); err != nil {
 			return err
 		}

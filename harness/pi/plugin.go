@@ -15,8 +15,14 @@ const ResetTool = "empty_brain"
 
 // SynthesizedWords are the words the decoder writes into event text itself:
 // a bash execution renders as "Ran `cmd`" and a failed model request's
-// error follows requestFailed, "[request failed] ".
-var SynthesizedWords = []string{"ran", "request", "failed"}
+// error follows requestFailed, "[request failed] ", and a line too long to
+// read is shown as skippedText.
+var SynthesizedWords = []string{"ran", "request", "failed", "oversized", "line", "skipped"}
+
+// skippedText is the notice that stands for one entry too large to read
+// (over jsonl.MaxLineBytes): its address is kept and the rest of the
+// session stays readable. Its line number is the event's Line.
+const skippedText = "[oversized line skipped]"
 
 // Plugin returns the built-in Pi harness plugin. Its decoder emits the
 // file's own text but for SynthesizedWords (raw_search).
