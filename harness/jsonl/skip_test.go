@@ -27,7 +27,9 @@ func TestLongLineIsSkipped(t *testing.T) {
 			name string
 			r    func() *Reader
 		}{
-			{"streamed", func() *Reader { return &Reader{src: iotest.HalfReader(strings.NewReader(tc.in)), buf: make([]byte, 4), max: max} }},
+			{"streamed", func() *Reader {
+				return &Reader{src: iotest.HalfReader(strings.NewReader(tc.in)), buf: make([]byte, 4), max: max}
+			}},
 			{"in memory", func() *Reader {
 				return &Reader{buf: []byte(tc.in), w: len(tc.in), eof: true, max: max}
 			}},
