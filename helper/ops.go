@@ -1,6 +1,7 @@
 package helper
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -123,7 +124,7 @@ func opHistoryList(ctx context.Context, s *service.Service, c service.Caller, ar
 	if err != nil {
 		return nil, historyArgErr(err)
 	}
-	page, sess, err := s.HistoryList(ctx, c, a, nil)
+	page, sess, err := s.HistoryList(service.WithAnswer(ctx, helperAnswer), c, a, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -138,7 +139,7 @@ func opHistoryRead(ctx context.Context, s *service.Service, c service.Caller, ar
 	if err != nil {
 		return nil, historyArgErr(err)
 	}
-	r, sess, err := s.HistoryRead(ctx, c, a, nil)
+	r, sess, err := s.HistoryRead(service.WithAnswer(ctx, helperAnswer), c, a, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -146,6 +147,24 @@ func opHistoryRead(ctx context.Context, s *service.Service, c service.Caller, ar
 		Session string `json:"session"`
 		history.ReadResult
 	}{service.SessionRef(sess), r}}, nil
+}
+
+// helperAnswer is the size of a history answer as the helper writes it:
+// one JSON line carrying the text and the structured data both (Rendered),
+// so every entry's line and every body count twice, escaped. The reserve
+// covers the envelope, the keys, the session reference (an id of at most
+// a file name's 255 bytes, escaped) and the data's copy of the notice.
+var helperAnswer = &history.Answer{
+	Reserve: 512 + 6*255 + history.NoticeReserve,
+	Entry: func(e history.Entry) int {
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false) // as Serve writes it
+		_ = enc.Encode(e)
+		return b.Len() + history.JSONLen(e.Line()) // Encode's newline stands for the comma
+	},
+	Body: func(body string) int { return 2 * history.JSONLen(body) },
+	Text: history.JSONLen,
 }
 
 // historyArgErr names the field of a history argument error when the JSON

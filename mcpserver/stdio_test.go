@@ -112,6 +112,9 @@ func TestToolCalls(t *testing.T) {
 		// Codex binds the current thread through the call's _meta.threadId.
 		{tool: "history_list", args: map[string]any{"query": "oat milk"}, meta: mcp.Meta{"threadId": "01a236a9-0434-7ac0-a8e9-12093dfbf4fa"}, contains: "oat milk"},
 		{tool: "history_read", args: map[string]any{"session": claudeTools, "seq": 1}, contains: "#1"},
+		// after 0 is the first page, not the newest; before 0 names no page.
+		{tool: "history_list", args: map[string]any{"session": claudeTools, "after": 0, "limit": 1}, contains: "#1 "},
+		{tool: "history_list", args: map[string]any{"session": claudeTools, "before": 0}, wantErr: true, contains: "before=0"},
 		{tool: "history_read", args: map[string]any{"session": claudeTools}, wantErr: true, contains: "seq"},
 	}
 	for _, tc := range tests {

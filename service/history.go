@@ -157,6 +157,21 @@ func (s *Service) Open(ctx context.Context, c Caller, selector string) (Opened, 
 // SessionRef names a session the way selectors do: harness:id.
 func SessionRef(s history.Session) string { return s.Harness + ":" + s.ID }
 
+type answerKey struct{}
+
+// WithAnswer returns ctx telling HistoryList and HistoryRead how the front
+// end serializes their answer (JSON, text and data both), so the page they
+// choose keeps the whole answer within history.MaxResponseBytes. Without
+// it the answer is taken to be the text alone.
+func WithAnswer(ctx context.Context, a *history.Answer) context.Context {
+	return context.WithValue(ctx, answerKey{}, a)
+}
+
+func answerOf(ctx context.Context) *history.Answer {
+	a, _ := ctx.Value(answerKey{}).(*history.Answer)
+	return a
+}
+
 // HistoryList runs history_list. hint, when non-nil, renders how to fetch
 // another page (a CLI command); nil renders a history_list call.
 func (s *Service) HistoryList(ctx context.Context, c Caller, args history.ListArgs, hint func(sessionRef string, next history.ListQuery) string) (history.Page, history.Session, error) {
@@ -173,6 +188,7 @@ func (s *Service) HistoryList(ctx context.Context, c Caller, args history.ListAr
 	} else if args.Session != "" {
 		o.Render.ListHint = func(n history.ListQuery) string { return listCall(args.Session, n) }
 	}
+	o.Render.Answer = answerOf(ctx)
 	page, err := retrying(ctx, func() (history.Page, error) { return history.List(o.Projection.Events, args.ListQuery, o.Render) })
 	if err != nil {
 		// The session's notice accompanies errors too.
@@ -198,6 +214,7 @@ func (s *Service) HistoryRead(ctx context.Context, c Caller, args history.ReadAr
 			return fmt.Sprintf("history_read session=%q seq=%d offset=%d", args.Session, seq, off)
 		}
 	}
+	o.Render.Answer = answerOf(ctx)
 	r, err := retrying(ctx, func() (history.ReadResult, error) { return history.Read(o.Projection.Events, args.ReadQuery, o.Render) })
 	if err != nil {
 		return r, o.Session, errors.New(o.Render.Wrap(err.Error()))
@@ -236,7 +253,11 @@ func (s *Service) HistoryState(ctx context.Context, c Caller, selector string) (
 	if err != nil {
 		return StateResult{}, err
 	}
-	return StateResult{Session: SessionRef(o.Session), Window: sum.HeadWindow, Ordinal: ord, Windows: sum.Windows}, nil
+	windows := sum.Windows
+	if windows == nil {
+		windows = []string{} // JSON answers show [], not null
+	}
+	return StateResult{Session: SessionRef(o.Session), Window: sum.HeadWindow, Ordinal: ord, Windows: windows}, nil
 }
 
 // listCall renders a history_list call for another page of an explicit session.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -260,7 +261,7 @@ func historyList(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&q.Query, "query", "", "literal, case-insensitive substring")
 	fs.Var(&roles, "role", "only this role: user, assistant, system, tool (repeatable or comma-separated)")
 	fs.StringVar(&q.Window, "window", "", "only this window or segment id")
-	fs.Int64Var(&q.After, "after", 0, "page forwards: entries after this seq")
+	fs.Int64Var(&q.After, "after", 0, "page forwards: entries after this seq (0: from the beginning, like --oldest)")
 	fs.BoolVar(&q.Oldest, "oldest", false, "page forwards from the beginning")
 	fs.Int64Var(&q.Before, "before", 0, "page backwards: entries before this seq")
 	fs.IntVar(&q.Limit, "limit", 0, fmt.Sprintf("entries per page (default %d, at most %d)", history.DefaultListLimit, history.MaxListLimit))
@@ -275,6 +276,13 @@ func historyList(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
+	// --after 0 differs from no --after (history.ListQuery.GivenZero).
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if err := q.GivenZero(given["after"], given["before"]); err != nil {
+		fmt.Fprintf(stderr, "notesoup history list: %v\n", err)
+		return 2
+	}
 	if err := q.Validate(); err != nil {
 		fmt.Fprintf(stderr, "notesoup history list: %v\n", err)
 		return 2
@@ -287,6 +295,9 @@ func historyList(args []string, stdout, stderr io.Writer) int {
 	defer done()
 	sessArg := s.Harness + ":" + s.ID
 	ro.ListHint = func(n history.ListQuery) string { return histListCommand(sessArg, n) }
+	if *asJSON {
+		ro.Answer = cliJSONAnswer(sessArg)
+	}
 	page, err := history.List(proj.Events, q, ro)
 	if err != nil {
 		// The session's notice accompanies errors too.
@@ -358,6 +369,9 @@ func historyRead(args []string, stdout, stderr io.Writer) int {
 	ro.ReadHint = func(seq int64, off int) string {
 		return fmt.Sprintf("notesoup history read --session %s --seq %d --offset %d", sessArg, seq, off)
 	}
+	if *asJSON {
+		ro.Answer = cliJSONAnswer(sessArg)
+	}
 	r, err := history.Read(proj.Events, q, ro)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s\n", termsafe.Sanitize(ro.Wrap("notesoup history read: "+err.Error())))
@@ -401,15 +415,42 @@ func historyState(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if *asJSON {
-		histWriteJSON(stdout, map[string]any{"session": s.Harness + ":" + s.ID, "window": sum.HeadWindow, "ordinal": ord, "windows": sum.Windows})
+		windows := sum.Windows
+		if windows == nil {
+			windows = []string{} // [], not null
+		}
+		histWriteJSON(stdout, map[string]any{"session": s.Harness + ":" + s.ID, "window": sum.HeadWindow, "ordinal": ord, "windows": windows})
 		return 0
 	}
 	fmt.Fprintf(stdout, "%s ordinal %d\n", termsafe.Sanitize(sum.HeadWindow), ord)
 	return 0
 }
 
+// cliJSONAnswer is the size of a --json history answer: the structured
+// page alone, indented (histWriteJSON), without the text. A model running
+// the CLI reads all of it, so it is held to history.MaxResponseBytes like
+// the text: escaping alone made pages of 40 KB and reads of 189 KB.
+func cliJSONAnswer(sessionRef string) *history.Answer {
+	return &history.Answer{
+		// Keys, cursors and indentation, the session twice escaped, the notice.
+		Reserve: 512 + 2*history.JSONLen(sessionRef) + history.NoticeReserve,
+		Entry: func(e history.Entry) int {
+			var b bytes.Buffer
+			enc := json.NewEncoder(&b)
+			enc.SetEscapeHTML(false)
+			enc.SetIndent("    ", "  ") // as histWriteJSON writes an entry
+			_ = enc.Encode(e)
+			return b.Len() + len("    ,") // Encode's newline ends the line
+		},
+		Body: history.JSONLen,
+	}
+}
+
 func histWriteJSON(w io.Writer, v any) {
 	enc := json.NewEncoder(w)
+	// Transcripts are full of <, > and &: written as \u003c they would be
+	// six bytes each, and harder to read.
+	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	_ = enc.Encode(v)
 }

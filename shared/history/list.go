@@ -24,7 +24,8 @@ type ListQuery struct {
 	// Window keeps only events of this window or segment id, or of the
 	// window with this ordinal ("2").
 	Window string `json:"window,omitempty"`
-	// After pages forwards: entries with seq > After, oldest first.
+	// After pages forwards: entries with seq > After, oldest first. Given
+	// as 0 it starts from the beginning, like Oldest (see GivenZero).
 	After int64 `json:"after,omitempty"`
 	// Before pages backwards: the newest entries with seq < Before. With
 	// neither After nor Before (nor Oldest) the newest page is returned.
@@ -46,6 +47,7 @@ type Entry struct {
 	Time    time.Time `json:"time,omitzero"`
 	Snippet string    `json:"snippet"`
 	line    string
+	cost    int // bytes in the serialized answer (RenderOptions.Answer)
 }
 
 // Page is one history_list response.
@@ -64,6 +66,22 @@ type Page struct {
 	Notice string `json:"notice,omitempty"`
 	// Text is the complete rendered response, at most MaxResponseBytes.
 	Text string `json:"-"`
+}
+
+// GivenZero applies the rules for a cursor the caller gave as 0, which a
+// front end must tell from one not given (the JSON field present, the flag
+// set), since both decode to 0: after 0 means "from the beginning" (every
+// entry has seq > 0), the same as Oldest; before 0 is refused, since no
+// entry comes before seq 1. Without it an explicit 0 silently returned the
+// newest page.
+func (q *ListQuery) GivenZero(afterGiven, beforeGiven bool) error {
+	if beforeGiven && q.Before == 0 {
+		return fmt.Errorf(ToolList + ": before=0 names no page (no entry comes before seq 1); omit before for the newest page, or give after=0 or oldest to start from the beginning")
+	}
+	if afterGiven && q.After == 0 {
+		q.Oldest = true
+	}
+	return nil
 }
 
 // Validate checks a query before any file is read, so a bad argument is
@@ -195,6 +213,9 @@ func newEntry(ev Event, at int) Entry {
 	return e
 }
 
+// Line is the entry as the text shows it, newline included.
+func (e Entry) Line() string { return e.line }
+
 func defaultListHint(q ListQuery) string {
 	var parts []string
 	if q.Query != "" {
@@ -282,10 +303,28 @@ func List(events iter.Seq2[Event, error], q ListQuery, o RenderOptions) (Page, e
 	if budget <= 0 {
 		return Page{}, fmt.Errorf(ToolList+": the query is too long to render a page within %d bytes", MaxResponseBytes)
 	}
+	// The serialized answer's budget for entries, when the front end sends
+	// more than the text (Answer): its wrapper, the notice (once escaped;
+	// the text's copy too when it carries the text), header and footer.
+	answerBudget, entryCost := 0, func(Entry) int { return 0 }
+	if a := o.Answer; a != nil {
+		answerBudget = MaxResponseBytes - a.Reserve - a.text(listHeader(q, MaxListLimit)) -
+			a.text(o.listFooter(q, maxSeq, maxSeq, false))
+		if o.Notice != nil {
+			answerBudget -= o.NoticeReserve
+		}
+		if a.Entry != nil {
+			entryCost = a.Entry
+		}
+		if answerBudget <= 0 {
+			return Page{}, fmt.Errorf(ToolList+": the query is too long to answer a page within %d bytes", MaxResponseBytes)
+		}
+	}
 
 	var (
 		page       []Entry
 		used       int
+		sent       int   // the page's entries' bytes in the serialized answer
 		older      int64 // seq of the oldest match not on the page but before it
 		sawOlder   bool
 		newer      int64
@@ -313,7 +352,8 @@ func List(events iter.Seq2[Event, error], q ListQuery, o RenderOptions) (Page, e
 				goto done
 			}
 			e := newEntry(ev, at)
-			if len(page) >= limit || used+len(e.line) > budget {
+			cost := entryCost(e)
+			if len(page) >= limit || used+len(e.line) > budget || (o.Answer != nil && sent+cost > answerBudget) {
 				if len(page) == 0 {
 					return Page{}, fmt.Errorf(ToolList+": entry #%d does not fit the response budget", ev.Seq)
 				}
@@ -322,6 +362,7 @@ func List(events iter.Seq2[Event, error], q ListQuery, o RenderOptions) (Page, e
 			}
 			page = append(page, e)
 			used += len(e.line)
+			sent += cost
 			if len(page) >= limit {
 				pageClosed = true
 			}
@@ -338,10 +379,13 @@ func List(events iter.Seq2[Event, error], q ListQuery, o RenderOptions) (Page, e
 				goto done
 			}
 			e := newEntry(ev, at)
+			e.cost = entryCost(e)
 			page = append(page, e)
 			used += len(e.line)
-			for len(page) > limit || used > budget {
+			sent += e.cost
+			for len(page) > limit || used > budget || (o.Answer != nil && sent > answerBudget) {
 				used -= len(page[0].line)
+				sent -= page[0].cost
 				page[0] = Entry{}
 				page = page[1:]
 				sawOlder = true
@@ -360,6 +404,9 @@ done:
 		} else if forward {
 			older = q.After + 1
 		}
+	}
+	if page == nil {
+		page = []Entry{} // JSON answers show an empty page as [], not null
 	}
 	p := Page{Entries: page, Older: older, Newer: newer, NewerFromStart: fromStart}
 	notice := o.notice()

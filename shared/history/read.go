@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"iter"
 	"strings"
+	"unicode/utf8"
 )
 
 // NoVisibleText is what history_read says for an address whose record holds
@@ -239,6 +240,44 @@ func renderRead(q ReadQuery, target Event, result *Event, redirected bool, o Ren
 	if end-start > avail {
 		end = cutRuneBoundary(doc, start+avail)
 		footer = footerAt(end)
+	}
+	if a := o.Answer; a != nil && a.Body != nil {
+		// The serialized answer's room for the body: its wrapper, the
+		// notice, header, footer and window (every count an upper bound).
+		room := MaxResponseBytes - a.Reserve - a.text(header) - a.text(footerAt(len(doc))) - JSONLen(target.Window)
+		if o.Notice != nil {
+			room -= o.NoticeReserve
+		}
+		if room <= 0 {
+			return ReadResult{}, fmt.Errorf(ToolRead+": #%d cannot be answered within %d bytes", target.Seq, MaxResponseBytes)
+		}
+		if a.Body(doc[start:end]) > room {
+			// The largest end whose body fits: the size grows with end, so
+			// search by halves (a few dozen measures of at most 32 KiB).
+			lo, hi := start, end
+			for hi-lo > 1 {
+				mid := cutRuneBoundary(doc, lo+(hi-lo)/2)
+				if mid <= lo {
+					mid = lo + 1
+					for mid < hi && !utf8.RuneStart(doc[mid]) {
+						mid++
+					}
+					if mid >= hi {
+						break
+					}
+				}
+				if a.Body(doc[start:mid]) <= room {
+					lo = mid
+				} else {
+					hi = mid
+				}
+			}
+			end = lo
+			if end == start {
+				return ReadResult{}, fmt.Errorf(ToolRead+": #%d cannot be answered within %d bytes", target.Seq, MaxResponseBytes)
+			}
+			footer = footerAt(end)
+		}
 	}
 	r := ReadResult{Seq: target.Seq, Requested: q.Seq, Window: target.Window, Role: target.Role, Kind: target.Kind,
 		Body: doc[start:end], Offset: start, End: end, Total: len(doc)}

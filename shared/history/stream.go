@@ -3,6 +3,8 @@ package history
 import (
 	"errors"
 	"iter"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/notesoup/notesoup/contract"
 )
@@ -97,6 +99,76 @@ type RenderOptions struct {
 	// ReadHint renders how to read an address from a byte offset. Nil
 	// renders a history_read call.
 	ReadHint func(seq int64, offset int) string
+	// Answer, when set, describes the serialized answer a front end sends
+	// (JSON, perhaps with the text and the structured form both), so a page
+	// is chosen to keep that answer, not only the text, within
+	// MaxResponseBytes: JSON escaping alone can multiply a text's size by
+	// six. Nil means the answer is the text itself (the MCP server, the
+	// CLI's text output).
+	Answer *Answer
+}
+
+// Answer is how a front end serializes a history answer, as byte counts.
+// Every count must be an upper bound; the page is chosen within them.
+type Answer struct {
+	// Reserve is the bytes of the answer's own wrapper: its keys, the
+	// session reference, the cursors, and its copy of the notice (at most
+	// NoticeReserve once escaped: the notice is cut to that).
+	Reserve int
+	// Entry is the bytes one list entry adds to the answer: its structured
+	// form and, when the answer carries the text too, its escaped line
+	// (Entry.Line).
+	Entry func(e Entry) int
+	// Body is the bytes a read's body adds to the answer: its escaped
+	// structured copy and, when the answer carries the text too, the
+	// escaped copy in the text.
+	Body func(body string) int
+	// Text is the bytes the text's fixed parts (header, footer, notice) take
+	// in the answer: JSONLen when it carries the text, nil when it does not.
+	Text func(s string) int
+}
+
+// text is the answer size of a fixed part of the text.
+func (a *Answer) text(s string) int {
+	if a.Text == nil {
+		return 0
+	}
+	return a.Text(s)
+}
+
+// JSONLen is the length of s encoded as a JSON string, quotes included,
+// as encoding/json writes it with HTML escaping off (SetEscapeHTML(false),
+// which every notesoup JSON answer uses): control characters, U+2028,
+// U+2029 and invalid UTF-8 take six bytes each, quotes, backslashes,
+// newlines, returns and tabs two.
+func JSONLen(s string) int {
+	n := 2
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t':
+				n += 2
+			case c < 0x20:
+				n += 6
+			default:
+				n++
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			n += 6
+		case r == '\u2028' || r == '\u2029':
+			n += 6
+		default:
+			n += size
+		}
+		i += size
+	}
+	return n
 }
 
 func (o RenderOptions) notice() string {
@@ -113,6 +185,17 @@ func (o RenderOptions) notice() string {
 			cut = 0
 		}
 		n = n[:cut] + "…"
+	}
+	// In a JSON answer the notice's escaped form must fit its reserve too.
+	for o.Answer != nil && len(n) > 0 && JSONLen(n+"\n\n") > o.NoticeReserve {
+		n = strings.TrimSuffix(n, "…")
+		n = n[:cutRuneBoundary(n, len(n)*3/4)] + "…"
+		if len(n) <= len("…") {
+			n = ""
+		}
+	}
+	if n == "" {
+		return ""
 	}
 	return n + "\n\n"
 }

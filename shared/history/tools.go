@@ -2,6 +2,7 @@ package history
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 
 	"github.com/notesoup/notesoup/internal/strictjson"
@@ -20,7 +21,9 @@ const (
 // values, so the two never drift.
 type ToolDef = tooldef.Def
 
-const sessionArgDoc = `Which session to read. Omit for the current session. Otherwise a selector: "latest", "<harness>:latest" (harness = claude, pi or codex), "<harness>:<id>", or a unique prefix of a session id with or without the harness. Never a file path. Run "notesoup history sessions" to list sessions.`
+// sessionArgDoc names no harness: the harnesses are whatever the registry
+// holds (built-ins and external plugins), which a fixed list would miss.
+const sessionArgDoc = `Which session to read. Omit for the current session. Otherwise a selector: "latest", "<harness>:latest" (harness = a name that "notesoup plugins" lists, as "notesoup history sessions" shows it), "<harness>:<id>", or a unique prefix of a session id with or without the harness. Never a file path. Run "notesoup history sessions" to list sessions.`
 
 // Tools returns the definitions of history_list and history_read.
 func Tools() []ToolDef {
@@ -31,7 +34,7 @@ func Tools() []ToolDef {
 func ListToolDef() ToolDef {
 	return ToolDef{
 		Name: ToolList,
-		Description: "List and search this or another session's persisted history (Claude Code, Pi or Codex), one line per entry: seq address, window, role, time and a snippet. " +
+		Description: "List and search this or another session's persisted history (any harness notesoup reads: Claude Code, Pi, Codex or a plugin's), one line per entry: seq address, window, role, time and a snippet. " +
 			"`query` is a plain, literal substring matched case-insensitively: no regular expressions, no wildcards, no word logic. " +
 			"Entries with no visible text (tool-only or thinking-only rows) are not listed. With no cursor the newest page is returned; " +
 			"page with `before` (older) and `after` (newer) using the cursors in the footer, or start from the beginning with `oldest`. Read an entry in full with " + ToolRead + ".",
@@ -44,7 +47,7 @@ func ListToolDef() ToolDef {
 				"roles": map[string]any{"type": "array", "items": map[string]any{"type": "string", "enum": []any{"user", "assistant", "system", "tool"}},
 					"description": "Only entries of these roles: user and assistant are the dialogue; tool calls and results have role tool; notices and attachments (reminders, summaries) have role system."},
 				"window": map[string]any{"type": "string", "description": `Only entries of this window or segment id, e.g. "claude:<sessionId>:2", or of the window with this ordinal, e.g. "2".`},
-				"after":  map[string]any{"type": "integer", "minimum": 1, "description": "Page forwards: entries with seq greater than this cursor."},
+				"after":  map[string]any{"type": "integer", "minimum": 0, "description": "Page forwards: entries with seq greater than this cursor (0: from the beginning, like oldest)."},
 				"before": map[string]any{"type": "integer", "minimum": 1, "description": "Page backwards: the newest entries with seq less than this cursor."},
 				"oldest": map[string]any{"type": "boolean", "description": "Page forwards from the beginning of the session instead of showing the newest page."},
 				"limit":  map[string]any{"type": "integer", "minimum": 1, "maximum": MaxListLimit, "description": fmt.Sprintf("Entries per page (default %d).", DefaultListLimit)},
@@ -93,6 +96,15 @@ func ParseListArgs(raw []byte) (ListArgs, error) {
 	var a ListArgs
 	if err := strictUnmarshal(raw, &a); err != nil {
 		return ListArgs{}, fmt.Errorf(ToolList+": bad arguments: %w", err)
+	}
+	// An explicit 0 differs from an absent cursor (GivenZero); the strict
+	// decode above has checked the names, so presence is by exact key.
+	var present map[string]json.RawMessage
+	_ = json.Unmarshal(raw, &present)
+	_, after := present["after"]
+	_, before := present["before"]
+	if err := a.GivenZero(after, before); err != nil {
+		return ListArgs{}, err
 	}
 	return a, a.Validate()
 }

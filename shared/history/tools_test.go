@@ -78,3 +78,61 @@ func TestParseArgs(t *testing.T) {
 		t.Error("read without seq accepted")
 	}
 }
+
+// TestZeroCursors: an explicit after 0 pages from the beginning (it used to
+// return the newest page, as if no cursor were given), before 0 is refused,
+// and an absent cursor still gives the newest page.
+func TestZeroCursors(t *testing.T) {
+	evs := dialogue(40) // more listable entries than one page of 5
+	tests := []struct {
+		name      string
+		raw       string
+		wantErr   string
+		wantFirst int64 // seq of the page's first entry
+	}{
+		{name: "after 0 is from the beginning", raw: `{"after":0,"limit":5}`, wantFirst: 1},
+		{name: "after 0 with oldest", raw: `{"after":0,"oldest":true,"limit":5}`, wantFirst: 1},
+		{name: "no cursor is the newest page", raw: `{"limit":5}`, wantFirst: -1},
+		{name: "before 0 refused", raw: `{"before":0}`, wantErr: "before=0"},
+		{name: "after 0 and before refused", raw: `{"after":0,"before":9}`, wantErr: "not both"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			a, err := ParseListArgs([]byte(tc.raw))
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err = %v, want one containing %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := List(Slice(evs), a.ListQuery, RenderOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := seqs(p)
+			if len(got) != 5 {
+				t.Fatalf("page %v, want 5 entries", got)
+			}
+			if tc.wantFirst > 0 && got[0] != tc.wantFirst {
+				t.Fatalf("page starts at #%d, want #%d", got[0], tc.wantFirst)
+			}
+			if tc.wantFirst < 0 && got[4] != evs[len(evs)-1].Seq {
+				t.Fatalf("page %v does not end at the newest entry #%d", got, evs[len(evs)-1].Seq)
+			}
+		})
+	}
+}
+
+// TestSessionDocNamesNoHarness: harness names come from the registry, so
+// the selector documentation must not list a fixed set.
+func TestSessionDocNamesNoHarness(t *testing.T) {
+	for _, d := range Tools() {
+		doc := d.InputSchema["properties"].(map[string]any)["session"].(map[string]any)["description"].(string)
+		if strings.Contains(doc, "claude, pi or codex") || !strings.Contains(doc, "notesoup plugins") {
+			t.Errorf("%s session doc lists harnesses instead of pointing at the registry: %s", d.Name, doc)
+		}
+	}
+}
