@@ -1,0 +1,318 @@
+// Package index is a trigram index over numbered documents of text, the
+// way Russ Cox's codesearch and zoekt find candidates: every document is
+// reduced to the set of three-byte sequences of its case-folded text, a
+// posting list per trigram names the documents holding it, and a query's
+// candidates are the intersection of its trigrams' lists. A candidate may
+// still not match (the trigrams need not be adjacent); a document without
+// one of them never does. The caller verifies candidates.
+//
+// Case folding (Fold) maps every rune to one representative of its Unicode
+// simple-fold orbit, so a literal case-insensitive match (history.IndexFold)
+// of a query in a text implies that the folded query's bytes occur in the
+// folded text: non-ASCII queries (`café`) are answered from the index too.
+//
+// The built index is one immutable byte slice (Builder.Append), read in
+// place by Open, so a reader can map it from a file and touch only the
+// pages a query needs: memory does not grow with the corpus. Every offset
+// read from the slice is checked; a damaged index is an error, never a
+// panic or an out-of-bounds read.
+package index
+
+import (
+	"encoding/binary"
+	"errors"
+	"slices"
+	"sort"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Fold appends the case-folded form of s to dst: ASCII letters lower case,
+// every other rune the smallest rune of its simple-fold orbit (ASCII upper
+// case then lowered), so two runes fold alike exactly when
+// unicode.SimpleFold relates them.
+func Fold(dst []byte, s string) []byte {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			dst = append(dst, c)
+			i++
+			continue
+		}
+		r, w := utf8.DecodeRuneInString(s[i:])
+		i += w
+		dst = utf8.AppendRune(dst, foldRune(r))
+	}
+	return dst
+}
+
+// foldRune is the representative of r's simple-fold orbit.
+func foldRune(r rune) rune {
+	m := r
+	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+		if f < m {
+			m = f
+		}
+	}
+	if 'A' <= m && m <= 'Z' {
+		m += 'a' - 'A'
+	}
+	return m
+}
+
+// Trigram is three bytes of folded text, big-endian in the low 24 bits.
+type Trigram uint32
+
+// QueryTrigrams returns the distinct trigrams of the folded query, sorted;
+// nil when the folded query is shorter than three bytes (then the index
+// proves nothing and every document is a candidate).
+func QueryTrigrams(query string) []Trigram {
+	f := Fold(nil, query)
+	if len(f) < 3 {
+		return nil
+	}
+	out := make([]Trigram, 0, len(f)-2)
+	for i := 0; i+3 <= len(f); i++ {
+		out = append(out, Trigram(uint32(f[i])<<16|uint32(f[i+1])<<8|uint32(f[i+2])))
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// Builder collects documents' trigrams; documents are numbered from 0 in
+// the order they are added. Its memory is the posting lists themselves
+// (about one to two bytes per distinct trigram per document) and a 2 MiB
+// bitmap.
+type Builder struct {
+	docs  uint32
+	lists map[Trigram]*posting
+	seen  []uint64  // bitmap over all 2^24 trigrams: seen in this document
+	set   []Trigram // the bits to clear after this document
+	fold  []byte
+}
+
+// posting is a list under construction: delta-encoded document numbers.
+type posting struct {
+	last uint32
+	n    uint32
+	buf  []byte
+}
+
+// NewBuilder returns an empty builder.
+func NewBuilder() *Builder {
+	return &Builder{lists: map[Trigram]*posting{}, seen: make([]uint64, 1<<24/64)}
+}
+
+// Docs is how many documents were added.
+func (b *Builder) Docs() uint32 { return b.docs }
+
+// Add adds the next document, the concatenation of texts (folded here; a
+// trigram never spans two texts), and returns its number.
+func (b *Builder) Add(texts ...string) uint32 {
+	doc := b.docs
+	b.docs++
+	for _, t := range texts {
+		b.fold = Fold(b.fold[:0], t)
+		f := b.fold
+		for i := 0; i+3 <= len(f); i++ {
+			tg := Trigram(uint32(f[i])<<16 | uint32(f[i+1])<<8 | uint32(f[i+2]))
+			w, bit := tg>>6, uint64(1)<<(tg&63)
+			if b.seen[w]&bit != 0 {
+				continue
+			}
+			b.seen[w] |= bit
+			b.set = append(b.set, tg)
+			p := b.lists[tg]
+			if p == nil {
+				p = &posting{}
+				b.lists[tg] = p
+				p.buf = binary.AppendUvarint(p.buf, uint64(doc))
+			} else {
+				p.buf = binary.AppendUvarint(p.buf, uint64(doc-p.last))
+			}
+			p.last = doc
+			p.n++
+		}
+	}
+	for _, tg := range b.set {
+		b.seen[tg>>6] = 0
+	}
+	b.set = b.set[:0]
+	return doc
+}
+
+// Layout of a built index (integers little endian):
+//
+//	magic "ntg1", docs u32, ntrigrams u32,
+//	ntrigrams × entry (trigram u32, count u32, end u32: the end of its
+//	  postings, relative to the postings area), sorted by trigram,
+//	postings: per trigram, count uvarints, the first a document number,
+//	  the others deltas.
+const magic = "ntg1"
+
+const (
+	headerBytes = 12
+	entryBytes  = 12
+)
+
+// Append lays the index out after dst (see Open) and returns it.
+func (b *Builder) Append(dst []byte) []byte {
+	keys := make([]Trigram, 0, len(b.lists))
+	for tg := range b.lists {
+		keys = append(keys, tg)
+	}
+	slices.Sort(keys)
+	dst = append(dst, magic...)
+	dst = binary.LittleEndian.AppendUint32(dst, b.docs)
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(len(keys)))
+	end := uint32(0)
+	for _, tg := range keys {
+		p := b.lists[tg]
+		end += uint32(len(p.buf))
+		dst = binary.LittleEndian.AppendUint32(dst, uint32(tg))
+		dst = binary.LittleEndian.AppendUint32(dst, p.n)
+		dst = binary.LittleEndian.AppendUint32(dst, end)
+	}
+	for _, tg := range keys {
+		dst = append(dst, b.lists[tg].buf...)
+	}
+	return dst
+}
+
+// ErrDamaged is any index Open or a lookup cannot read: the caller
+// rebuilds it.
+var ErrDamaged = errors.New("trigram index: damaged or not an index")
+
+// Reader reads an index in place.
+type Reader struct {
+	data     []byte
+	docs     uint32
+	n        uint32
+	postings []byte
+}
+
+// Open reads the index laid out in data (which it keeps, unchanged).
+func Open(data []byte) (*Reader, error) {
+	if len(data) < headerBytes || string(data[:4]) != magic {
+		return nil, ErrDamaged
+	}
+	r := &Reader{data: data, docs: binary.LittleEndian.Uint32(data[4:]), n: binary.LittleEndian.Uint32(data[8:])}
+	tableEnd := uint64(headerBytes) + uint64(r.n)*entryBytes
+	if tableEnd > uint64(len(data)) {
+		return nil, ErrDamaged
+	}
+	r.postings = data[tableEnd:]
+	if r.n > 0 && uint64(r.end(r.n-1)) != uint64(len(r.postings)) {
+		return nil, ErrDamaged
+	}
+	return r, nil
+}
+
+// Docs is how many documents the index holds.
+func (r *Reader) Docs() uint32 { return r.docs }
+
+func (r *Reader) entry(i uint32) []byte {
+	off := headerBytes + int(i)*entryBytes
+	return r.data[off : off+entryBytes]
+}
+
+func (r *Reader) end(i uint32) uint32 { return binary.LittleEndian.Uint32(r.entry(i)[8:]) }
+
+// find returns the table position of tg, or false.
+func (r *Reader) find(tg Trigram) (uint32, bool) {
+	i := sort.Search(int(r.n), func(i int) bool {
+		return Trigram(binary.LittleEndian.Uint32(r.entry(uint32(i)))) >= tg
+	})
+	if i < int(r.n) && Trigram(binary.LittleEndian.Uint32(r.entry(uint32(i)))) == tg {
+		return uint32(i), true
+	}
+	return 0, false
+}
+
+// Count is the length of tg's posting list (0 when no document has it).
+func (r *Reader) Count(tg Trigram) uint32 {
+	i, ok := r.find(tg)
+	if !ok {
+		return 0
+	}
+	return binary.LittleEndian.Uint32(r.entry(i)[4:])
+}
+
+// Postings appends the documents holding tg to dst, ascending.
+func (r *Reader) Postings(dst []uint32, tg Trigram) ([]uint32, error) {
+	i, ok := r.find(tg)
+	if !ok {
+		return dst, nil
+	}
+	lo := uint32(0)
+	if i > 0 {
+		lo = r.end(i - 1)
+	}
+	hi := r.end(i)
+	n := binary.LittleEndian.Uint32(r.entry(i)[4:])
+	if lo > hi || hi > uint32(len(r.postings)) || n > hi-lo {
+		return dst, ErrDamaged
+	}
+	p := r.postings[lo:hi]
+	doc := uint64(0)
+	for k := uint32(0); k < n; k++ {
+		v, w := binary.Uvarint(p)
+		if w <= 0 {
+			return dst, ErrDamaged
+		}
+		p = p[w:]
+		if k == 0 {
+			doc = v
+		} else {
+			doc += v
+		}
+		if doc >= uint64(r.docs) {
+			return dst, ErrDamaged
+		}
+		dst = append(dst, uint32(doc))
+	}
+	return dst, nil
+}
+
+// Candidates returns the documents that hold every trigram of the query,
+// ascending; all is true when the query has no trigram (shorter than three
+// folded bytes) and every document is a candidate. The rarest trigram's
+// list is read first and the others only narrow it.
+func (r *Reader) Candidates(query string) (docs []uint32, all bool, err error) {
+	tgs := QueryTrigrams(query)
+	if tgs == nil {
+		return nil, true, nil
+	}
+	sort.Slice(tgs, func(i, j int) bool { return r.Count(tgs[i]) < r.Count(tgs[j]) })
+	docs, err = r.Postings(nil, tgs[0])
+	var next []uint32
+	for _, tg := range tgs[1:] {
+		if len(docs) == 0 || err != nil {
+			break
+		}
+		next, err = r.Postings(next[:0], tg)
+		docs = intersect(docs, next)
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	return docs, false, nil
+}
+
+// intersect keeps in a (ascending) the documents also in b (ascending).
+func intersect(a, b []uint32) []uint32 {
+	out := a[:0]
+	j := 0
+	for _, d := range a {
+		for j < len(b) && b[j] < d {
+			j++
+		}
+		if j < len(b) && b[j] == d {
+			out = append(out, d)
+		}
+	}
+	return out
+}
