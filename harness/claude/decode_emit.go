@@ -15,7 +15,7 @@ import (
 // (from memory, for a transcript read whole) and emits the selected rows'
 // events in seq order.
 func (g *graph) emitText(f *jsonl.File, p *projection, order []int32, emit history.EmitFunc) error {
-	if len(order) == 0 {
+	if len(order) == 0 && len(g.skips) == 0 {
 		return nil
 	}
 	limit := g.size
@@ -25,14 +25,37 @@ func (g *graph) emitText(f *jsonl.File, p *projection, order []int32, emit histo
 	lr := newLineReader(f, limit, g.path)
 	stable := f.Stable()        // the lines are the bytes the first pass validated
 	names := map[int64]string{} // open calls' tool names, for their results
-	k := 0
-	for k < len(order) {
+	// A skipped line's notice goes in the window of the row before it,
+	// else of the first selected row, else of the head.
+	lastWin := g.window(p.ords[p.head])
+	if len(order) > 0 {
+		lastWin = g.window(p.ords[order[0]])
+	}
+	k, ks := 0, 0
+	for k < len(order) || ks < len(g.skips) {
 		line, _, err := lr.next()
 		if errors.Is(err, io.EOF) {
-			return g.refuse(0, "the transcript changed between passes (row %s at line %d is gone); retry", g.uuidOf(order[k]), g.nodes.at(order[k]).firstLine)
+			if k < len(order) {
+				return g.refuse(0, "the transcript changed between passes (row %s at line %d is gone); retry", g.uuidOf(order[k]), g.nodes.at(order[k]).firstLine)
+			}
+			return g.refuse(0, "the transcript changed between passes (line %d is gone); retry", g.skips[ks].line)
+		}
+		if err == errSkipped {
+			if ks >= len(g.skips) || g.skips[ks].line != lr.line {
+				return g.refuse(lr.line, "the transcript changed between passes (a line grew past %d bytes); retry", MaxLineBytes)
+			}
+			sk := g.skips[ks]
+			ks++
+			if err := emit(history.Event{Seq: sk.seq, Window: lastWin, Kind: history.KindNotice, Role: history.RoleSystem, Text: skippedText, Line: sk.line}); err != nil {
+				return err
+			}
+			continue
 		}
 		if err != nil {
 			return err
+		}
+		if k >= len(order) {
+			continue // only skipped lines are left to show
 		}
 		idx := order[k]
 		if lr.line != int(g.nodes.at(idx).firstLine) {
@@ -48,6 +71,7 @@ func (g *graph) emitText(f *jsonl.File, p *projection, order []int32, emit histo
 				return err
 			}
 		}
+		lastWin = events[0].Window
 	}
 	return nil
 }

@@ -166,6 +166,7 @@ type graph struct {
 	// descendants (a fork's relinked copy): their earlier history is absent.
 	detached map[int32]bool
 	tools    []toolRef // every tool block of every present row, seq order
+	skips    []skipped // lines over the bound, in file order
 	nextSeq  int64
 	size     int64 // bytes of complete lines read in pass 1
 	read     int64 // bytes read in pass 1, a final unterminated line included
@@ -178,6 +179,14 @@ type toolRef struct {
 	seq  int64
 	use  bool
 	id   string
+}
+
+// skipped is a line over MaxLineBytes: shown as a notice at its own
+// address (allocated in file order, as a row's), whichever branch it was
+// on, since its row cannot be read to tell.
+type skipped struct {
+	line int
+	seq  int64
 }
 
 // boundaryLinks are a compact boundary's extra edges.
@@ -264,6 +273,17 @@ func readGraph(f *jsonl.File, size int64, path, sid string) (*graph, error) {
 		line, terminated, err := lr.next()
 		if errors.Is(err, io.EOF) {
 			break
+		}
+		if err == errSkipped {
+			if !terminated {
+				// Still being written: like a torn line, not counted.
+				g.lines = lr.line - 1
+				break
+			}
+			g.lines = lr.line
+			g.skips = append(g.skips, skipped{line: lr.line, seq: g.nextSeq})
+			g.nextSeq++
+			continue
 		}
 		if err != nil {
 			return nil, err

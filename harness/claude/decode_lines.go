@@ -39,7 +39,13 @@ func (lr *lineReader) next() ([]byte, bool, error) {
 	var long *jsonl.LineTooLongError
 	switch {
 	case errors.As(err, &long):
-		return nil, false, refusal(lr.path, long.Line, false, fmt.Sprintf("line longer than %d bytes; the transcript is damaged (Claude Code never writes lines this long)", MaxLineBytes))
+		// Claude Code never writes a line this long: one that is damage
+		// is skipped (errSkipped), the rest of the transcript read.
+		lr.line = long.Line
+		if long.Terminated {
+			lr.consumed += lr.r.Off - off
+		}
+		return nil, long.Terminated, errSkipped
 	case errors.Is(err, io.EOF):
 		return nil, false, io.EOF
 	case err != nil:
@@ -58,6 +64,16 @@ func (lr *lineReader) next() ([]byte, bool, error) {
 	}
 	return line, terminated, nil
 }
+
+// errSkipped is next's report of a line over MaxLineBytes, read through
+// and not returned; terminated says whether it ended with a newline (an
+// unterminated one may still be being written).
+var errSkipped = errors.New("line over the bound skipped")
+
+// skippedText is the notice that stands for one line too large to read:
+// its address is kept and the rest of the transcript stays readable. Its
+// line number is the event's Line.
+const skippedText = "[oversized line skipped]"
 
 // blank reports whether a line holds only whitespace.
 func blank(line []byte) bool { return len(bytes.TrimSpace(line)) == 0 }

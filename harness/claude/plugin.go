@@ -15,8 +15,12 @@ const Name = "claude"
 // prefixes plugin tools with mcp__<plugin>__.
 const ResetTool = "mcp__notesoup__empty_brain"
 
+// SynthesizedWords are the words the decoder writes into event text itself:
+// a line too long to read is shown as skippedText.
+var SynthesizedWords = []string{"oversized", "line", "skipped"}
+
 // Plugin returns the built-in Claude Code harness plugin. Its decoder emits
-// the transcript's own text and writes no word of its own (raw_search).
+// the transcript's own text but for SynthesizedWords (raw_search).
 func Plugin() *harness.Builtin {
 	return &harness.Builtin{
 		Name:      Name,
@@ -35,5 +39,7 @@ func Plugin() *harness.Builtin {
 		Notice:       IncompleteHistoryNotice,
 		Resolve:      Thresholds,
 		RawSearch:    true,
+
+		SynthesizedWords: SynthesizedWords,
 	}
 }
