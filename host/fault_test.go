@@ -24,17 +24,13 @@ var (
 	faultErr    error
 )
 
-// faultPluginDir lays out host/internal/faultplugin (built once) under the
-// given plugin names, next to test plugins named in ok.
+// faultPluginDir lays out host/internal/faultplugin (built once, into
+// TestMain's buildDir, which it removes) under the given plugin names, next
+// to test plugins named in ok.
 func faultPluginDir(t *testing.T, faulty []string, ok ...string) string {
 	t.Helper()
 	faultOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "notesoup-faultplugin")
-		if err != nil {
-			faultErr = err
-			return
-		}
-		faultPlugin = filepath.Join(dir, "faultplugin")
+		faultPlugin = filepath.Join(buildDir, "faultplugin")
 		out, err := exec.Command("go", "build", "-o", faultPlugin, "./internal/faultplugin").CombinedOutput()
 		if err != nil {
 			faultErr = errors.New(string(out))

@@ -35,6 +35,18 @@ const (
 	DefaultStreamTimeout = 120 * time.Second // whole streams: ListSessions, Decode over large files
 )
 
+// Bounds on stopping a plugin. go-plugin's own Kill asks the plugin to exit
+// over gRPC and waits up to 2 s for it, so stopGrace leaves it that long
+// before the host kills the plugin's whole process group. After that kill,
+// stopWait bounds the wait for go-plugin to notice: its Kill returns only
+// once the plugin's stdout and stderr reach EOF, which a process that left
+// the group (setsid) and still holds them can postpone forever.
+const (
+	stopGrace   = 3 * time.Second
+	stopWait    = 5 * time.Second
+	pipeTimeout = 2 * time.Second // exec.Cmd.WaitDelay: Wait never blocks on the pipes longer
+)
+
 // PluginModeArg is the argument that starts the notesoup binary as a
 // built-in harness plugin: `notesoup __harness-plugin <name>`.
 const PluginModeArg = "__harness-plugin"
@@ -49,6 +61,9 @@ type Host struct {
 	callTimeout   time.Duration
 	streamTimeout time.Duration
 
+	stopGrace time.Duration // see stopGrace; a field so tests can shorten it
+	stopWait  time.Duration // see stopWait
+
 	mu      sync.Mutex
 	running map[string]*running
 	closed  bool
@@ -57,6 +72,7 @@ type Host struct {
 type running struct {
 	cand   candidate
 	client *plugin.Client
+	pgid   int // the plugin's process group (its pid); 0 if it never started
 	impl   contract.Harness
 	desc   contract.Description
 }
@@ -89,6 +105,8 @@ func New(opts ...Option) *Host {
 		startTimeout:  DefaultStartTimeout,
 		callTimeout:   DefaultCallTimeout,
 		streamTimeout: DefaultStreamTimeout,
+		stopGrace:     stopGrace,
+		stopWait:      stopWait,
 		running:       map[string]*running{},
 	}
 	h.dirs = plugindir.DefaultDirs()
@@ -188,17 +206,19 @@ func (h *Host) get(ctx context.Context, name string) (*running, error) {
 		return nil, err
 	}
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	if h.closed {
-		r.client.Kill()
+		h.mu.Unlock()
+		h.stop(r, true)
 		return nil, errors.New("notesoup host is closed")
 	}
 	if old, ok := h.running[name]; ok && !old.client.Exited() {
 		// Another caller started it first; keep theirs.
-		r.client.Kill()
+		h.mu.Unlock()
+		h.stop(r, true)
 		return old, nil
 	}
 	h.running[name] = r
+	h.mu.Unlock()
 	return r, nil
 }
 
@@ -216,8 +236,13 @@ func (h *Host) start(ctx context.Context, cand candidate) (*running, error) {
 	} else {
 		cmd = exec.Command(cand.source)
 	}
-	// No plugin outlives its host: see pluginProcAttr, per platform.
+	// Its own process group, so its children die with it; and no plugin
+	// outlives its host: see pluginProcAttr, per platform.
 	cmd.SysProcAttr = pluginProcAttr()
+	// go-plugin reads the plugin's stdout and stderr until EOF before it
+	// calls Wait, so the bound that matters is stop's; this one keeps Wait
+	// itself from ever blocking on a pipe a leftover child holds.
+	cmd.WaitDelay = pipeTimeout
 
 	client := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  pluginrpc.Handshake,
@@ -229,30 +254,36 @@ func (h *Host) start(ctx context.Context, cand candidate) (*running, error) {
 		Managed:          false,
 	})
 	rpc, err := client.Client()
+	// Client returns (with or without an error) after Start ran in this
+	// goroutine, so cmd.Process is settled here.
+	r := &running{cand: cand, client: client}
+	if cmd.Process != nil {
+		r.pgid = cmd.Process.Pid
+	}
 	if err != nil {
-		client.Kill()
+		h.stop(r, false)
 		return nil, fail("start", explainStart(err))
 	}
 	raw, err := rpc.Dispense(pluginrpc.PluginName)
 	if err != nil {
-		client.Kill()
+		h.stop(r, false)
 		return nil, fail("start", err)
 	}
 	impl, ok := raw.(contract.Harness)
 	if !ok {
-		client.Kill()
+		h.stop(r, false)
 		return nil, fail("start", fmt.Errorf("dispensed %T, not a harness", raw))
 	}
-	r := &running{cand: cand, client: client, impl: impl}
+	r.impl = impl
 	dctx, cancel := context.WithTimeout(ctx, h.callTimeout)
 	defer cancel()
 	desc, err := impl.Describe(dctx)
 	if err != nil {
-		client.Kill()
+		h.stop(r, false)
 		return nil, fail("describe", err)
 	}
 	if err := checkDescription(cand.name, desc, client.NegotiatedVersion()); err != nil {
-		client.Kill()
+		h.stop(r, false)
 		return nil, fail("describe", err)
 	}
 	r.desc = desc
@@ -289,10 +320,39 @@ func (h *Host) forget(r *running) {
 		delete(h.running, r.cand.name)
 	}
 	h.mu.Unlock()
-	r.client.Kill()
+	h.stop(r, false)
 }
 
-// Close kills every plugin the host started. It is safe to call twice.
+// stop ends one plugin and every process in its group, and returns within
+// about stopGrace+stopWait whatever the plugin or its children do. A
+// graceful stop first lets go-plugin ask the plugin to exit (a healthy one
+// does at once); a failed plugin gets no such chance. The group is killed
+// either way, so a child the plugin left behind is not orphaned.
+func (h *Host) stop(r *running, graceful bool) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		r.client.Kill()
+	}()
+	if graceful {
+		select {
+		case <-done:
+		case <-time.After(h.stopGrace):
+		}
+	}
+	killGroup(r.pgid)
+	select {
+	case <-done:
+	case <-time.After(h.stopWait):
+		// go-plugin's Kill stays blocked (one goroutine) until the holder
+		// closes the pipes; the host does not wait for it.
+		h.logger.Warn("harness plugin killed, but a process outside its process group still holds its output open; not waiting for it",
+			"name", r.cand.name, "source", r.cand.source, "pgid", r.pgid)
+	}
+}
+
+// Close kills every plugin the host started, side by side, each within
+// stop's bound. It is safe to call twice.
 func (h *Host) Close() {
 	h.mu.Lock()
 	h.closed = true
@@ -302,9 +362,15 @@ func (h *Host) Close() {
 	}
 	h.running = map[string]*running{}
 	h.mu.Unlock()
+	var wg sync.WaitGroup
 	for _, r := range rs {
-		r.client.Kill()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			h.stop(r, true)
+		}()
 	}
+	wg.Wait()
 }
 
 // Each calls fn for every harness (or the named ones), concurrently, and

@@ -22,6 +22,10 @@ import (
 // testPlugin is the path of host/internal/testplugin, built once by TestMain.
 var testPlugin string
 
+// buildDir holds the plugins the tests build; TestMain removes it, so no
+// run leaves a binary behind.
+var buildDir string
+
 func TestMain(m *testing.M) {
 	if os.Getenv("NOTESOUP_HOST_TEST_CHILD") != "" {
 		runChildHost()
@@ -31,8 +35,10 @@ func TestMain(m *testing.M) {
 	if err != nil {
 		panic(err)
 	}
+	buildDir = dir
 	testPlugin = filepath.Join(dir, "testplugin")
 	if out, err := exec.Command("go", "build", "-o", testPlugin, "./internal/testplugin").CombinedOutput(); err != nil {
+		os.RemoveAll(dir)
 		panic(fmt.Sprintf("building test plugin: %v\n%s", err, out))
 	}
 	code := m.Run()

@@ -4,9 +4,13 @@ package host
 
 import "syscall"
 
-// pluginProcAttr asks the kernel to kill the plugin when the host dies, even
-// by SIGKILL, so no plugin outlives its host. (The plugin also watches its
-// parent; see pluginrpc.WatchParent.)
+// pluginProcAttr starts the plugin as the leader of its own process group,
+// so the host can kill the plugin together with every child it started (a
+// child left holding the plugin's stdout or stderr would otherwise keep
+// go-plugin waiting for EOF forever; see killGroup). It also asks the
+// kernel to kill the plugin when the host dies, even by SIGKILL, so no
+// plugin outlives its host. (The plugin also watches its parent; see
+// pluginrpc.WatchParent.)
 func pluginProcAttr() *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 }
