@@ -78,7 +78,7 @@ func TestDecodeRecorded(t *testing.T) {
 			{3, 1, use, tool, "read", "", 4},
 			{4, 1, res, tool, "read", "<path>", 3},
 			{5, 1, msg, asst, "", "The note says to buy milk.", 0},
-			{6, 2, notice, sys, "", "## Objective", 0},       // the compaction's summary
+			{6, 2, notice, sys, "", "## Objective", 0},         // the compaction's summary
 			{7, 2, notice, sys, "", "Continue if you have", 0}, // OpenCode's synthetic prompt after it
 			{8, 2, msg, asst, "", "Nothing more to do", 0},
 		}, 2, ""},
