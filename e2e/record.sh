@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# record.sh — run the three real coding-agent CLIs headless against the
+# record.sh — run the real coding-agent CLIs headless against the
 # scripted model server (testkit/cmd/modelserver) and collect the session
 # files they write, as golden inputs for the decoders and e2e tests.
 #
@@ -30,6 +30,7 @@ CLAUDE="$tools/@anthropic-ai/claude-code-linux-x64/claude"
 PI="$tools/.bin/pi"
 CODEX="$tools/.bin/codex"
 OPENCODE="$tools/opencode-linux-x64/bin/opencode"
+GEMINI="$tools/.bin/gemini"
 RECORD_ROOT=${RECORD_ROOT:-/tmp/notesoup-record}
 # CLI_TIMEOUT bounds one CLI run. Agents retry a dead server for minutes;
 # a scripted run takes seconds, so anything longer is a failure.
@@ -40,6 +41,7 @@ ALL_SCENARIOS=(
 	pi/tools pi/compact pi/resume pi/fork pi/branch pi/errors pi/fork-compacted
 	codex/tools codex/compact codex/resume codex/fork codex/mcp codex/errors codex/fork-compacted
 	opencode/tools opencode/subagent opencode/compact
+	gemini/tools gemini/resume gemini/compact gemini/errors
 )
 
 die() { echo "record.sh: $*" >&2; exit 1; }
@@ -59,7 +61,7 @@ for s in "${selected[@]}"; do
 	printf '%s\n' "${ALL_SCENARIOS[@]}" | grep -qx -- "$s" || die "unknown scenario '$s'; run e2e/record.sh -l for the list"
 done
 
-for t in "$CLAUDE" "$PI" "$CODEX" "$OPENCODE"; do
+for t in "$CLAUDE" "$PI" "$CODEX" "$OPENCODE" "$GEMINI"; do
 	[ -x "$t" ] || die "$t missing; run e2e/install.sh first"
 done
 for c in go git jq node; do command -v "$c" >/dev/null || die "$c not found on PATH"; done
@@ -233,7 +235,7 @@ collect() {
 		# Credentials must never end up in a golden. The fake ones would be
 		# harmless, but finding them would mean the CLI stores keys in its
 		# transcripts, which the decoders must then know about.
-		if grep -q -e 'sk-fake' -e 'fake-key-literal' "$f"; then die "$f contains the fake credential"; fi
+		if grep -q -e 'sk-fake' -e 'fake-key-literal' -e 'fake-gemini-key' "$f"; then die "$f contains the fake credential"; fi
 		rel=$(basename "$f")
 		[ -z "$base" ] || rel=${f#"$base"/}
 		mkdir -p "$(dirname "$dest/$rel")"
@@ -832,6 +834,110 @@ scenario_opencode_compact() {
 }
 
 # ---------------------------------------------------------------------------
+# Gemini CLI. Chats live in $GEMINI_CLI_HOME/.gemini/tmp/<project>/chats/
+# session-<time>-<id8>.jsonl, with the project's directory in
+# tmp/<project>/.project_root. API-key auth from settings.json takes the base
+# URL from GOOGLE_GEMINI_BASE_URL (plain http on loopback); -m names the
+# model, so the CLI's model router asks nothing; --yolo runs the shell tool
+# unasked. The files are collected with their tmp/ layout, so a scenario
+# folder is a session root as ~/.gemini/tmp is.
+
+gemini_env=()
+gemini_setup() { # [EXTRA_SETTINGS_JSON]
+	local extra=${1:-}
+	[ -n "$extra" ] || extra='{}'
+	mkdir -p "$W/home/.gemini"
+	jq -n --argjson extra "$extra" '{security: {auth: {selectedType: "gemini-api-key"}}} * $extra' >"$W/home/.gemini/settings.json"
+	show_file "$W/home/.gemini/settings.json"
+	gemini_env=(GEMINI_API_KEY=fake-gemini-key "GOOGLE_GEMINI_BASE_URL=$URL" GEMINI_CLI_TRUST_WORKSPACE=true "GEMINI_CLI_HOME=$W/home")
+}
+gemini_flags=(-m gemini-2.5-flash --yolo --output-format json)
+gemini_tmp() { echo "$W/home/.gemini/tmp"; }
+gemini_sessions() { find "$(gemini_tmp)" -path '*/chats/*' -name '*.jsonl' | sort; }
+
+# gemini_session: the one chat file of the workspace (fails if not exactly one).
+gemini_session() {
+	local files
+	files=$(gemini_sessions)
+	[ -n "$files" ] && [ "$(echo "$files" | wc -l)" -eq 1 ] || die "want exactly one gemini chat file, got: ${files:-none}"
+	echo "$files"
+}
+
+# gemini_collect SCENARIO FILE...: the chat files and their project's
+# .project_root, under their path below tmp/.
+gemini_collect() {
+	local s=$1 f roots=()
+	shift
+	for f in "$@"; do roots+=("$(dirname "$(dirname "$f")")/.project_root"); done
+	# shellcheck disable=SC2046
+	collect gemini "$s" -C "$(gemini_tmp)" "$@" $(printf '%s\n' "${roots[@]}" | sort -u)
+}
+
+scenario_gemini_tools() {
+	setup gemini tools
+	start_server gemini-tools.json
+	gemini_setup
+	run_cli run1 "${gemini_env[@]}" "$GEMINI" -p 'Read notes.txt, print a greeting and list the directory' "${gemini_flags[@]}"
+	stop_server
+	local f
+	f=$(gemini_session)
+	require "$f" 'select(.type=="gemini") | .toolCalls[]? | select(.name=="run_shell_command" and .status=="success")' "a run_shell_command call with its result"
+	require "$f" 'select(.type=="gemini") | .thoughts[]?' "a recorded thought"
+	gemini_collect tools "$f"
+}
+
+# resume: --resume latest appends to the same chat file.
+scenario_gemini_resume() {
+	setup gemini resume
+	start_server gemini-resume.json
+	gemini_setup
+	run_cli run1 "${gemini_env[@]}" "$GEMINI" -p 'Hi there' "${gemini_flags[@]}"
+	local f
+	f=$(gemini_session)
+	run_cli run2 "${gemini_env[@]}" "$GEMINI" -p 'Print the word resumed' --resume latest "${gemini_flags[@]}"
+	stop_server
+	[ "$(gemini_session)" = "$f" ] || die "resume: the chat file changed"
+	gemini_collect resume "$f"
+}
+
+# compact: automatic compression. The second run's tool-call reply reports
+# 600,000 prompt tokens, past half of gemini-2.5-flash's 1,048,576-token
+# limit (the default model.compressionThreshold, 0.5), so before the next
+# request the CLI compresses: the summarizer is answered by the script's
+# "summarize" rule and the history becomes the state snapshot
+# ($set.messages). A third run follows the compression. (/compress does not
+# compress the recorded chat in headless mode.)
+scenario_gemini_compact() {
+	setup gemini compact
+	start_server gemini-compact.json
+	gemini_setup
+	run_cli run1 "${gemini_env[@]}" "$GEMINI" -p 'Read notes.txt and remember it' "${gemini_flags[@]}"
+	local f
+	f=$(gemini_session)
+	run_cli run2 "${gemini_env[@]}" "$GEMINI" -p 'Make it oat milk' --resume latest "${gemini_flags[@]}"
+	run_cli run3 "${gemini_env[@]}" "$GEMINI" -p 'What should I buy?' --resume latest "${gemini_flags[@]}"
+	stop_server
+	[ "$(gemini_session)" = "$f" ] || die "compact: the chat file changed"
+	require "$f" '.["$set"].messages[]? | select(.content | tostring | test("state_snapshot"))' "a history replaced by a state snapshot"
+	gemini_collect compact "$f"
+}
+
+# errors: a read_file of a missing file (an error result), then a resumed
+# prompt the model API answers with HTTP 400.
+scenario_gemini_errors() {
+	setup gemini errors
+	start_server gemini-errors.json
+	gemini_setup
+	run_cli run1 "${gemini_env[@]}" "$GEMINI" -p 'Show missing.txt' "${gemini_flags[@]}"
+	local f
+	f=$(gemini_session)
+	run_cli_any run2 "${gemini_env[@]}" "$GEMINI" -p 'Try again' --resume latest "${gemini_flags[@]}"
+	stop_server
+	require "$f" 'select(.type=="gemini") | .toolCalls[]? | select(.status=="error")' "a failed tool call"
+	gemini_collect errors "$f"
+}
+
+# ---------------------------------------------------------------------------
 # README per harness: generated from the command logs of the scenarios
 # present in OUTDIR/<harness>/.
 
@@ -880,11 +986,12 @@ pinned() {
 	pi) echo "@mariozechner/pi-coding-agent 0.73.1" ;;
 	codex) echo "@openai/codex 0.171.0" ;;
 	opencode) echo "opencode-ai 1.18.33" ;;
+	gemini) echo "@google/gemini-cli 0.61.0" ;;
 	esac
 }
 
 if [ -n "$readme_only" ]; then
-	for h in claude pi codex opencode; do write_readme "$h"; done
+	for h in claude pi codex opencode gemini; do write_readme "$h"; done
 	echo "record.sh: regenerated the READMEs in $out" >&2
 	exit 0
 fi
@@ -892,5 +999,7 @@ for s in "${selected[@]}"; do
 	echo "== $s" >&2
 	"scenario_${s//\//_}"
 done
-for h in claude pi codex opencode; do write_readme "$h"; done
+# Only the READMEs of the harnesses recorded now: another harness's folder
+# may hold files its own tests left beside its recordings.
+for h in $(printf '%s\n' "${selected[@]}" | cut -d/ -f1 | sort -u); do write_readme "$h"; done
 echo "record.sh: recorded ${#selected[@]} scenario(s) into $out" >&2
