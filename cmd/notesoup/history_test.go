@@ -41,6 +41,17 @@ func runCLI(t *testing.T, args ...string) (string, string, int) {
 }
 
 func TestHistoryCLI(t *testing.T) {
+	// Everything the CLI and its plugins (which inherit the environment)
+	// write goes under the test's own directories, never the real home.
+	home, cache := t.TempDir(), t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CACHE_HOME", cache)
+	t.Setenv("NOTESOUP_HOME", filepath.Join(home, ".notesoup"))
+	defer func() {
+		if _, err := os.Stat(filepath.Join(cache, "notesoup")); err != nil {
+			t.Errorf("the session cache is not under the test's XDG_CACHE_HOME (%v): it went somewhere else", err)
+		}
+	}()
 	roots := copyClaudeFixture(t, "basic.jsonl", cliSID)
 	tests := []struct {
 		name   string
