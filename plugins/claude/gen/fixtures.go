@@ -129,8 +129,65 @@ func scenarios() []scenario {
 			s1(`{"type":"session_changed","session":"s1"}`),
 			s1(`{"type":"compaction_started"}`),
 		}},
+		// /clear ends s1 (no session.start follows) and the process goes on
+		// as s2, where a tool reset commits and continues.
+		{"clear_then_reset", []fixtureStep{
+			s1(`{"type":"session_changed","session":"s1"}`),
+			s1(`{"type":"session_ended"}`),
+			s2(`{"type":"session_changed","session":"s2"}`),
+			s2(`{"type":"turn_started","origin":"natural"}`),
+			s2(`{"type":"step"}`),
+			s2(`{"type":"reset_requested"}`),
+			s2(`{"type":"step"}`),
+			s2(`{"type":"turn_completed"}`),
+			s2(`{"type":"compaction_started","marker":"` + m + `"}`),
+			s2(`{"type":"compaction_committed","marker":"` + m + `","evidence":true}`),
+			s2(`{"type":"turn_started","origin":"continuation"}`),
+		}},
+		// DISABLE_COMPACT stays in force after /clear: s2 is bound with it,
+		// and empty_brain is refused there too.
+		{"clear_compact_disabled", []fixtureStep{
+			s1(`{"type":"session_changed","session":"s1","compact_disabled":true}`),
+			s1(`{"type":"session_ended"}`),
+			s2(`{"type":"session_changed","session":"s2","compact_disabled":true}`),
+			s2(`{"type":"reset_requested"}`),
+		}},
+		// The hard point resets the window; the next window gets no
+		// warning made for the old one, and its own warning still comes.
+		{"budget_reset_then_prompt", []fixtureStep{
+			s1(`{"type":"session_changed","session":"s1"}`),
+			s1(`{"type":"turn_started","origin":"natural"}`),
+			s1(`{"type":"budget_hard","auto_reset_off":false}`),
+			s1(`{"type":"step"}`),
+			s1(`{"type":"turn_completed"}`),
+			s1(`{"type":"budget_hard","auto_reset_off":false}`),
+			s1(`{"type":"compaction_started","marker":"` + m + `"}`),
+			s1(`{"type":"compaction_committed","marker":"` + m + `","evidence":true}`),
+			s1(`{"type":"input_accepted"}`),
+			s1(`{"type":"turn_started","origin":"natural"}`),
+			s1(`{"type":"warning_delivered"}`),
+		}},
+		// A warning delivered on a tool result the mod does not serve.
+		{"warning_delivered", []fixtureStep{
+			s1(`{"type":"session_changed","session":"s1"}`),
+			s1(`{"type":"warning_delivered"}`),
+		}},
+		// The compaction ran but the session never showed the boot
+		// unchanged: the attempt is reported failed and retried.
+		{"commit_never_completes", with(
+			s1(`{"type":"reset_requested"}`),
+			s1(`{"type":"step"}`),
+			s1(`{"type":"turn_completed"}`),
+			s1(`{"type":"compaction_started","marker":"`+m+`"}`),
+			s1(`{"type":"compaction_failed","marker":"`+m+`"}`),
+			s1(`{"type":"turn_started","origin":"natural"}`),
+			s1(`{"type":"step"}`),
+			s1(`{"type":"turn_completed"}`),
+		)},
 	}
 }
+
+func s2(ev string) fixtureStep { return fixtureStep{Session: "s2", Event: ev} }
 
 // fixtureOut is one step as the TypeScript fake helper replays it.
 type fixtureOut struct {

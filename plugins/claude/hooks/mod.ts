@@ -450,20 +450,24 @@ async function runCompaction($: EngineInterface, marker: string): Promise<void> 
   // commit from session.append (onAppend).
   // Interactively the command resolves before the rows are kept, and
   // neither session.append nor $.session.messages() show them on 2.1.332:
-  // look for the kept rows in the transcript for a while.
+  // look for the kept rows in the transcript for a while. The command may
+  // also resolve before our session.compact hook has run (queued), so the
+  // wait covers an attempt not yet answered too.
+  const session = S.session
   for (let i = 0; i < EVIDENCE_POLLS; i++) {
+    if (S.settled === marker || S.session !== session) return
     const p = S.pending
-    if (!p || p.marker !== marker) return
-    if ((await checkMessagesEvidence($, p)) || (await checkTranscriptEvidence($, p))) return
+    if (p && p.marker === marker && ((await checkMessagesEvidence($, p)) || (await checkTranscriptEvidence($, p)))) return
     await $.clock.sleep(EVIDENCE_POLL_MS)
   }
-  // No evidence: the compaction never ran, or the session does not hold
-  // the boot unchanged (a hook above rewrote it, or it is missing). The
-  // flow is told, so the request stays and is retried after the next turn
-  // instead of cutting every later turn off without a reset.
-  const p = S.pending
-  if (!p || p.marker !== marker) return
+  // No evidence: the compaction never reached our hook, or the session
+  // does not hold the boot unchanged (missing, or rewritten by a hook
+  // above). The flow is told, so the request stays and is retried after
+  // the next turn instead of cutting every later turn off without a reset.
+  if (S.settled === marker || S.session !== session) return
+  if (S.pending && S.pending.marker !== marker) return
   S.pending = undefined
+  S.settled = marker
   await $.ui.log(`notesoup: the reset did not commit: no unchanged boot in the session ${(EVIDENCE_POLLS * EVIDENCE_POLL_MS) / 1000} s after its compaction (missing or rewritten); it is retried after the next turn`, { to: 'debug' })
   perform($, await flow($, { type: 'compaction_failed', marker }))
 }
@@ -564,6 +568,7 @@ async function checkMessagesEvidence($: EngineInterface, p: PendingCommit): Prom
 async function commit($: EngineInterface, marker: string): Promise<void> {
   if (!S.pending || S.pending.marker !== marker) return
   S.pending = undefined
+  S.settled = marker
   newWindow()
   const acts = await flow($, { type: 'compaction_committed', marker, evidence: true })
   S.committed = acts.find((a) => a.kind === 'nothing' && a.message?.startsWith('committed'))?.message ?? (acts.some((a) => a.kind === 'send_continuation') ? 'committed' : undefined)
@@ -612,6 +617,7 @@ export async function onCompact($: EngineInterface, e: Parameters<Hooks['session
   if (!boot) return next(e)
   const built = await buildBoot($, boot.window ?? 0, boot.last_word, boot.handoff_text)
   if ('error' in built) {
+    S.settled = marker
     await flow($, { type: 'compaction_vetoed', marker })
     return { skip: `notesoup: the reset was cancelled because the boot block could not be built: ${built.error}` }
   }

@@ -54,6 +54,8 @@ export type ModState = {
   /** The boot a compaction answer retained, so prompt.context does not repeat it. */
   retained?: { window: number; text: string }
   pending?: PendingCommit
+  /** The marker of the last attempt that committed, was vetoed or was reported failed. */
+  settled?: string
   /** The origin of the prompt the module submitted and whose turn has not started. */
   submitted?: Origin
   /** A confirmed commit permits the one queued continuation. */

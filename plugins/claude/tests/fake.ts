@@ -136,7 +136,10 @@ export function install(on: On, name?: string): Fake {
   })
   // Events beneath the plugin answer with their own results.
   on('session.start', ($, e) => ({ cwd: e.cwd }))
-  on('session.end', () => ({}) as never)
+  on('session.end', ($, e) => ({ sessionId: e.sessionId }) as never)
+  on('classic.SessionStart', () => ({}) as never)
+  // A tool the mod does not serve (Bash, Read, Edit) answers beneath it.
+  on('tool.call', ($, e) => (String(e.tool).startsWith('mcp__notesoup__') ? ({ result: 'served beneath' }) : ({ result: `${String(e.tool)} output` })) as never)
   on('turn.start', ($, e) => ({ turnId: e.turnId }))
   on('turn.complete', ($, e) => ({ text: e.answer }))
   on('prompt.submit', ($, e) => ({ text: e.text }))

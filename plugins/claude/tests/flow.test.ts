@@ -117,7 +117,8 @@ describe('empty_brain terminate', () => {
     await toolReset($, f, { last_word: 'bye', terminate: true })
     const before = f.commands.length
     const r = await runContinuation($)
-    expect(r.text).toContain('no continuation')
+    // A -p run ends with this text: it says the reset committed.
+    expect(r.text).toBe('notesoup: the context window was reset; it ends here as asked (empty_brain terminate: true), no continuation.')
     expect(f.commands.slice(before)).toEqual([])
     settle(f)
   })
@@ -169,7 +170,8 @@ test('manual STOP while idle: a close-out turn, then a reset without continuatio
   const c = await compact($, queued?.args)
   await keep($, c.messages?.[0]?.text ?? '')
   const before = f.commands.length
-  await runContinuation($)
+  const r = await runContinuation($)
+  expect(r.text).toContain('the context window was reset; it ends here as asked (/notesoup:empty')
   expect(f.commands.slice(before)).toEqual([])
   settle(f)
 })
@@ -288,6 +290,7 @@ test('user /compact is vetoed with a notice', async ($, on) => {
   await startSession($)
   const c = await compact($, 'keep the greeting')
   expect(c.skip).toContain('/compact is vetoed')
+  expect(c.skip).toContain('Use /notesoup:empty (or /notesoup:fresh-window)')
   expect(f.logs.join('\n')).toContain('/compact is vetoed')
   settle(f)
 })
@@ -304,7 +307,7 @@ test('a command receipt is not commit evidence; kept rows are, and only with the
   const boot = c.messages?.[0]?.text ?? ''
   // Receipt only: the continuation must not run.
   let r = await runContinuation($)
-  expect(r.text).toContain('no continuation')
+  expect(r.text).toContain('was not reset (the reset did not commit); no continuation')
   // A rewritten boot is no evidence either.
   await $.session.append({ message: { type: 'system', content: [] }, door: 'compaction', uuid: 'b1' } as never)
   await $.session.append({ message: { type: 'user', content: [{ type: 'text', text: boot + ' (rewritten)' }] }, door: 'compaction', uuid: 'u0' } as never)
