@@ -43,7 +43,11 @@ const sampleEvery = time.Millisecond
 // Usage is what Measure saw.
 type Usage struct {
 	// PeakLive is the largest live heap any cycle marked while the function
-	// ran, above the live heap before it started.
+	// ran, above the live heap before it started. It is a lower bound: on a
+	// loaded machine the sampler can miss cycles, and a cycle still marking
+	// when the function returns is not seen. So it suits upper bounds ("kept
+	// no more than"), which load can only make easier to meet, never lower
+	// ones; the last cycle to end before the function returns is always seen.
 	PeakLive uint64
 	// Cycles is how many collections ended while it ran. A test needs some
 	// before PeakLive says anything; MinCycles is the usual floor.

@@ -1,6 +1,9 @@
 package heaptest
 
-import "testing"
+import (
+	"runtime"
+	"testing"
+)
 
 // sink keeps the retaining case's chunks reachable from a global, so the
 // compiler cannot prove them dead.
@@ -9,6 +12,13 @@ var sink [][]byte
 // TestMeasure checks both sides of the bound the callers rely on: a function
 // that keeps what it streams shows it, and one that streams the same bytes
 // through a small window does not, however much garbage it leaves.
+//
+// Each function ends with a collection of its own while it still holds what
+// it keeps. Which of the collections before it the sampler sees, and whether
+// one is still marking when the function returns, depends on how the machine
+// schedules the collector (on a loaded 2-core machine the keeping case was
+// seen at 38 to 97 MB of its 128 MB); the last collection before Measure's
+// final read does not, so the bounds below hold at any load.
 func TestMeasure(t *testing.T) {
 	const chunk, chunks = 64 << 10, 2048 // 128 MB streamed in both cases
 	tests := []struct {
@@ -16,7 +26,10 @@ func TestMeasure(t *testing.T) {
 		keep     int // chunks kept alive at once; 0 keeps all
 		min, max uint64
 	}{
-		{name: "keeps everything", keep: 0, min: 100 << 20 /* 80% of 128 */, max: 1 << 40},
+		// All 128 MB are live at the final collection; 2 MB of slack for
+		// whatever was live at the baseline and died meanwhile.
+		{name: "keeps everything", keep: 0, min: 126 << 20, max: 1 << 40},
+		// 16 chunks (1 MB) live at any collection; garbage never counts.
 		{name: "keeps a window", keep: 16, min: 0, max: 8 << 20},
 	}
 	for _, tt := range tests {
@@ -31,6 +44,7 @@ func TestMeasure(t *testing.T) {
 						sink = sink[1:]
 					}
 				}
+				runtime.GC() // marks what f holds now, whatever the load
 			})
 			sink = nil
 			if u.Cycles < MinCycles {
