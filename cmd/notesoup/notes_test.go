@@ -41,7 +41,7 @@ func TestNotesAndBootCLI(t *testing.T) {
 			stdout: "<notesoup-boot window=\"claude:s1:2\">"},
 		{name: "boot names the reset tool", args: []string{"boot", "--harness", "claude", "--session", "s1"}, stdout: "call mcp__notesoup__empty_brain for a fresh window"},
 		{name: "boot pi", args: []string{"boot", "--harness", "pi", "--session", "s1", "--handoff", "Carry on."}, stdout: "## Handoff\nCarry on.\n</notesoup-boot>\n"},
-		{name: "boot unknown harness", args: []string{"boot", "--harness", "vim", "--session", "s"}, code: 1, stderr: "known: [claude pi codex]"},
+		{name: "boot unknown harness", args: []string{"boot", "--harness", "vim", "--session", "s"}, code: 1, stderr: "known: [claude pi codex gemini]"},
 		{name: "boot without session", args: []string{"boot", "--harness", "pi"}, code: 2, stderr: "--session are required"},
 		{name: "delete", args: []string{"notes", "delete", "api/auth.md"}, stdout: "Deleted api/auth.md"},
 		{name: "delete again", args: []string{"notes", "delete", "api/auth.md"}, code: 1, stderr: "no note named api/auth.md"},

@@ -8,7 +8,7 @@ import (
 )
 
 func TestLocalServesEachBuiltin(t *testing.T) {
-	if got, want := Names(), []string{"claude", "pi", "codex"}; !reflect.DeepEqual(got, want) {
+	if got, want := Names(), []string{"claude", "pi", "codex", "gemini"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("Names() = %v, want %v", got, want)
 	}
 	var l Local
@@ -30,7 +30,7 @@ func TestLocalServesEachBuiltin(t *testing.T) {
 
 func TestLocalRefusesUnknownNames(t *testing.T) {
 	var l Local
-	for _, name := range []string{"", "Claude", "gemini", "notesoup-harness-pi"} {
+	for _, name := range []string{"", "Claude", "bard", "notesoup-harness-pi"} {
 		_, err := l.Harness(context.Background(), name)
 		if !errors.Is(err, ErrUnknownHarness) {
 			t.Errorf("Harness(%q) error = %v, want ErrUnknownHarness", name, err)
