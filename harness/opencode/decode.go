@@ -232,6 +232,14 @@ func decodeSession(ctx context.Context, tx *sql.Tx, path, id string, p *projecto
 	if err != nil {
 		return err
 	}
+	// One statement for every message's parts: preparing it per message
+	// cost most of a long session's decode.
+	partsOf, err := tx.PrepareContext(ctx, `SELECT id, octet_length(data), CASE WHEN octet_length(data) <= ? THEN data END
+		FROM part WHERE message_id = ? ORDER BY id`)
+	if err != nil {
+		return err
+	}
+	defer partsOf.Close()
 	for _, m := range msgs {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -247,8 +255,7 @@ func decodeSession(ctx context.Context, tx *sql.Tx, path, id string, p *projecto
 			return refuse("message", m.id, err)
 		}
 		at := msTime(m.created)
-		rows, err := tx.QueryContext(ctx, `SELECT id, octet_length(data), CASE WHEN octet_length(data) <= ? THEN data END
-			FROM part WHERE message_id = ? ORDER BY id`, maxRowBytes, m.id)
+		rows, err := partsOf.QueryContext(ctx, maxRowBytes, m.id)
 		if err != nil {
 			return err
 		}
