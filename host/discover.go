@@ -19,3 +19,11 @@ func discoverExternal(dirs []string) []candidate {
 	}
 	return out
 }
+
+// Ignored returns the files in the plugin directories that are named like
+// plugins but cannot be run as one (see plugindir.Scan), each with the
+// reason, so a listing can show them instead of leaving them out silently.
+func (h *Host) Ignored() []plugindir.Ignored {
+	_, ignored := plugindir.Scan(h.dirs)
+	return ignored
+}

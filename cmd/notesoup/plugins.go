@@ -66,8 +66,9 @@ type pluginRow struct {
 	ContractVersions []int    `json:"contract_versions,omitempty"`
 	Capabilities     []string `json:"capabilities,omitempty"`
 	DefaultRoots     []string `json:"default_roots,omitempty"`
-	Status           string   `json:"status"`
+	Status           string   `json:"status"` // ok, failed, or ignored
 	Error            string   `json:"error,omitempty"`
+	Reason           string   `json:"reason,omitempty"` // why an ignored file is not a plugin, and what to do
 }
 
 func runPlugins(args []string, stdout, stderr io.Writer) int {
@@ -90,17 +91,28 @@ func runPlugins(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	for _, r := range rows {
-		if r.Error != "" {
-			fmt.Fprintf(stdout, "%-8s %-7s %s\n         error: %s\n", r.Name, r.Status, r.Source, sanitizeLine(r.Error))
+		if r.Status == statusIgnored {
+			fmt.Fprintf(stdout, "%-8s %-7s %s\n         %s\n", sanitizeLine(r.Name), r.Status, sanitizeLine(r.Source), sanitizeLine(r.Reason))
 			continue
 		}
-		fmt.Fprintf(stdout, "%-8s %-7s %s  v%s  contract %v  [%s]\n", r.Name, r.Status, r.Source, r.PluginVersion, r.ContractVersions, strings.Join(r.Capabilities, ","))
+		// A plugin's name and path are file names anyone with write access
+		// to a plugin directory chose: sanitized like its errors.
+		if r.Error != "" {
+			fmt.Fprintf(stdout, "%-8s %-7s %s\n         error: %s\n", sanitizeLine(r.Name), r.Status, sanitizeLine(r.Source), sanitizeLine(r.Error))
+			continue
+		}
+		fmt.Fprintf(stdout, "%-8s %-7s %s  v%s  contract %v  [%s]\n", sanitizeLine(r.Name), r.Status, sanitizeLine(r.Source), sanitizeLine(r.PluginVersion), r.ContractVersions, sanitizeLine(strings.Join(r.Capabilities, ",")))
 	}
 	return 0
 }
 
+// statusIgnored marks a file named like a plugin that cannot be one.
+const statusIgnored = "ignored"
+
 // listPlugins starts every harness the host can find and fingerprints it.
-// A plugin that fails is listed with its error, not dropped.
+// A plugin that fails is listed with its error, not dropped; a file named
+// like a plugin that cannot run (not executable, a directory, a broken
+// link) is listed after them with the reason.
 func listPlugins(ctx context.Context, h *host.Host) []pluginRow {
 	names := h.Names()
 	rows := make([]pluginRow, len(names))
@@ -113,6 +125,9 @@ func listPlugins(ctx context.Context, h *host.Host) []pluginRow {
 		}()
 	}
 	wg.Wait()
+	for _, ig := range h.Ignored() {
+		rows = append(rows, pluginRow{Name: ig.Name, Source: ig.Path, Status: statusIgnored, Reason: ig.Reason})
+	}
 	return rows
 }
 

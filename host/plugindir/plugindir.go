@@ -5,6 +5,9 @@
 package plugindir
 
 import (
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -42,12 +45,32 @@ type External struct {
 	Path string // the executable
 }
 
+// Ignored is a file named like a plugin that cannot be one, and why: a
+// person who dropped it in the plugin directory is told, not left to guess
+// why the harness never appears.
+type Ignored struct {
+	Name   string // the harness it would provide ("" if the name has none)
+	Path   string
+	Reason string // what is wrong and what to do about it
+}
+
 // Discover finds notesoup-harness-* executables in dirs, sorted by name. An
 // earlier directory wins over a later one for the same name. Missing
 // directories are not an error: most people have none.
 func Discover(dirs []string) []External {
+	found, _ := Scan(dirs)
+	return found
+}
+
+// Scan is Discover that also returns the plugin-named files it ignored
+// (not executable, not a regular file, a broken link, no harness name),
+// sorted by path, each with the reason.
+func Scan(dirs []string) ([]External, []Ignored) {
 	seen := map[string]bool{}
-	var out []External
+	var (
+		out     []External
+		ignored []Ignored
+	)
 	for _, dir := range dirs {
 		entries, err := os.ReadDir(dir)
 		if err != nil {
@@ -55,18 +78,44 @@ func Discover(dirs []string) []External {
 		}
 		for _, e := range entries {
 			name, ok := strings.CutPrefix(e.Name(), Prefix)
-			if !ok || name == "" || seen[name] {
+			if !ok {
 				continue
 			}
 			path := filepath.Join(dir, e.Name())
-			fi, err := os.Stat(path) // follows links: a linked plugin is fine
-			if err != nil || fi.IsDir() || fi.Mode()&0o111 == 0 {
+			if why := unusable(name, path); why != "" {
+				ignored = append(ignored, Ignored{Name: name, Path: path, Reason: why})
 				continue
+			}
+			if seen[name] {
+				continue // shadowed by an earlier directory, as documented
 			}
 			seen[name] = true
 			out = append(out, External{Name: name, Path: path})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
+	sort.Slice(ignored, func(i, j int) bool { return ignored[i].Path < ignored[j].Path })
+	return out, ignored
+}
+
+// unusable says why the file at path cannot be run as the plugin for
+// harness name, or "" if it can.
+func unusable(name, path string) string {
+	if name == "" {
+		return "the name has no harness after " + Prefix + ": rename it " + Prefix + "<harness>"
+	}
+	fi, err := os.Stat(path) // follows links: a linked plugin is fine
+	switch {
+	case err != nil && errors.Is(err, fs.ErrNotExist):
+		return "a link to nothing: point it at the plugin executable or remove it"
+	case err != nil:
+		return fmt.Sprintf("cannot be read (%v): fix its permissions or remove it", err)
+	case fi.IsDir():
+		return "a directory, not an executable: remove it or move the plugin out of it"
+	case !fi.Mode().IsRegular():
+		return fmt.Sprintf("not a regular file (%v): put the plugin executable here instead", fi.Mode().Type())
+	case fi.Mode().Perm()&0o111 == 0:
+		return fmt.Sprintf("not executable (mode %v): chmod +x %s to use it", fi.Mode().Perm(), path)
+	}
+	return ""
 }

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -52,5 +54,62 @@ func TestDefaultDirs(t *testing.T) {
 				t.Errorf("DefaultDirs() = %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestScanSaysWhatItIgnored: a file named like a plugin that cannot be one
+// used to vanish without a word; Scan names each with the reason and what
+// to do, and still finds the usable ones.
+func TestScanSaysWhatItIgnored(t *testing.T) {
+	dir := t.TempDir()
+	path := func(n string) string { return filepath.Join(dir, n) }
+	write := func(n string, mode os.FileMode) {
+		if err := os.WriteFile(path(n), []byte("#!/bin/sh\n"), mode); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(path(n), mode); err != nil { // past the umask
+			t.Fatal(err)
+		}
+	}
+	write(Prefix+"good", 0o755)
+	write(Prefix+"noexec", 0o644)
+	write(Prefix, 0o755)
+	if err := os.Mkdir(path(Prefix+"dir"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(path("nowhere"), path(Prefix+"dangling")); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(path(Prefix+"fifo"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write("unrelated", 0o644) // not plugin-named: neither found nor reported
+
+	found, ignored := Scan([]string{dir})
+	if want := []External{{Name: "good", Path: path(Prefix + "good")}}; !reflect.DeepEqual(found, want) {
+		t.Errorf("found %v, want %v", found, want)
+	}
+	want := map[string][]string{ // path -> fragments of its reason
+		path(Prefix):              {"no harness", "rename"},
+		path(Prefix + "dangling"): {"link to nothing"},
+		path(Prefix + "dir"):      {"directory"},
+		path(Prefix + "fifo"):     {"not a regular file"},
+		path(Prefix + "noexec"):   {"not executable", "-rw-r--r--", "chmod +x " + path(Prefix+"noexec")},
+	}
+	for _, ig := range ignored {
+		frags, ok := want[ig.Path]
+		if !ok {
+			t.Errorf("unexpected ignored entry %+v", ig)
+			continue
+		}
+		delete(want, ig.Path)
+		for _, f := range frags {
+			if !strings.Contains(ig.Reason, f) {
+				t.Errorf("%s: reason %q lacks %q", ig.Path, ig.Reason, f)
+			}
+		}
+	}
+	for p := range want {
+		t.Errorf("%s was ignored without a word", p)
 	}
 }
