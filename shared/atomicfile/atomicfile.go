@@ -9,7 +9,9 @@
 package atomicfile
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -27,7 +29,9 @@ type Options struct {
 	BeforeRename func() error
 }
 
-// Write replaces path with data. The folder must exist.
+// Write replaces path with data. The folder must exist. A symbolic link at
+// path is itself replaced by the new file; to write through it and keep
+// the link (a dotfiles link), Write to Target(path) instead.
 func Write(path string, data []byte, o Options) error {
 	dir := filepath.Dir(path)
 	prefix := o.TempPrefix
@@ -82,4 +86,34 @@ func SyncDir(dir string) error {
 	}
 	defer d.Close()
 	return d.Sync()
+}
+
+// Target returns the file a write to path should replace so that a
+// symbolic link at path stays a link: path itself when it is not a link
+// (or does not exist yet), else the file the chain of links finally names
+// (resolved as the kernel would, linked folders included). The rename then
+// happens in that file's folder, atomically as ever. A link to nothing or
+// a cycle of links is an error naming path and where the link points,
+// since writing through it would create a file where the person did not
+// look.
+func Target(path string) (string, error) {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return path, nil // nothing there yet: the write creates it
+	}
+	if err != nil {
+		return "", err
+	}
+	if fi.Mode()&fs.ModeSymlink == 0 {
+		return path, nil
+	}
+	dest, _ := os.Readlink(path)
+	target, err := filepath.EvalSymlinks(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("%s is a symbolic link to %s, which does not exist: create that file, or replace the link with a file", path, dest)
+	}
+	if err != nil {
+		return "", fmt.Errorf("%s is a symbolic link to %s that cannot be followed (%v): point it at a file", path, dest, err)
+	}
+	return target, nil
 }

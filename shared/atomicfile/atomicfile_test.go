@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -55,5 +56,71 @@ func TestWrite(t *testing.T) {
 	}
 	if err := Write(filepath.Join(t.TempDir(), "missing", "f"), nil, Options{}); err == nil {
 		t.Fatal("write into a missing folder succeeded")
+	}
+}
+
+// TestTargetKeepsLinks: writing to Target(path) replaces the file a link
+// names and leaves the link a link (Write on the link itself would replace
+// it with a file); links that lead nowhere are refused, naming the link.
+func TestTargetKeepsLinks(t *testing.T) {
+	dir := t.TempDir()
+	p := func(n string) string { return filepath.Join(dir, n) }
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.MkdirAll(p("dotfiles/codex"), 0o700))
+	must(os.WriteFile(p("dotfiles/codex/config.toml"), []byte("old"), 0o640))
+	must(os.WriteFile(p("plain"), []byte("old"), 0o600))
+	must(os.Symlink("dotfiles/codex/config.toml", p("relative")))    // relative, as dotfile managers make them
+	must(os.Symlink(p("relative"), p("chain")))                      // a link to a link
+	must(os.Symlink("dotfiles", p("linkeddir")))                     // a linked folder on the way
+	must(os.Symlink("../codex/config.toml", p("dotfiles/codex/up"))) // `..` from inside the folder
+	must(os.Symlink("linkeddir/codex/up", p("via-folder")))          // through the linked folder, then `..`
+	must(os.Symlink("missing.toml", p("dangling")))
+	must(os.Symlink("loop-b", p("loop-a")))
+	must(os.Symlink("loop-a", p("loop-b")))
+	real, err := filepath.EvalSymlinks(p("dotfiles/codex/config.toml"))
+	must(err)
+
+	tests := []struct {
+		name, path, want, err string
+	}{
+		{name: "absent", path: p("new"), want: p("new")},
+		{name: "plain file", path: p("plain"), want: p("plain")},
+		{name: "relative link", path: p("relative"), want: real},
+		{name: "chain of links", path: p("chain"), want: real},
+		{name: "through a linked folder", path: p("via-folder"), want: real},
+		{name: "dangling", path: p("dangling"), err: "missing.toml, which does not exist"},
+		{name: "cycle", path: p("loop-a"), err: "cannot be followed"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := Target(tc.path)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) || !strings.Contains(err.Error(), tc.path) {
+					t.Fatalf("Target(%s) = %q, %v; want an error naming it and %q", tc.path, got, err, tc.err)
+				}
+				return
+			}
+			if err != nil || got != tc.want {
+				t.Fatalf("Target(%s) = %q, %v; want %q", tc.path, got, err, tc.want)
+			}
+		})
+	}
+
+	// Writing through the chain replaces the real file and keeps every link.
+	target, err := Target(p("chain"))
+	must(err)
+	must(Write(target, []byte("new"), Options{Perm: 0o640}))
+	for _, l := range []string{"chain", "relative"} {
+		if fi, err := os.Lstat(p(l)); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("%s is no longer a link: %v, %v", l, fi.Mode(), err)
+		}
+	}
+	if b, _ := os.ReadFile(p("chain")); string(b) != "new" {
+		t.Errorf("through the link: %q, want new", b)
 	}
 }
