@@ -210,12 +210,14 @@ func TestMaskBeforeCutting(t *testing.T) {
 			return fmt.Sprint(len(page.Entries), page.Entries)
 		}, "0"},
 		{"answer cache on disk", func() string {
-			var b strings.Builder
-			ents, _ := os.ReadDir(cache)
-			for _, e := range ents {
-				data, _ := os.ReadFile(filepath.Join(cache, e.Name()))
-				b.Write(data)
-			}
+			var b strings.Builder // every file under it: the index is a folder
+			filepath.WalkDir(cache, func(p string, d os.DirEntry, err error) error {
+				if err == nil && !d.IsDir() {
+					data, _ := os.ReadFile(p)
+					b.Write(data)
+				}
+				return err
+			})
 			return b.String()
 		}, "REDACTED github token"},
 	}

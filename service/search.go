@@ -9,7 +9,8 @@ import (
 
 // SearchOptions configure Search.
 type SearchOptions struct {
-	// CacheDir holds cached answers; "" disables the cache.
+	// CacheDir holds the search index (and older cached answers); ""
+	// disables both: every file is scanned and candidates decoded.
 	CacheDir string
 	// PerSession bounds the entries kept per session
 	// (search.DefaultPerSession when 0).
@@ -40,7 +41,9 @@ func (s *Service) Search(ctx context.Context, query string, opts SearchOptions) 
 		src.Harness = name // as the host named it, which it checked Describe against
 		srcs = append(srcs, src)
 	}
-	res, err := search.Search(query, search.Options{Sources: srcs, CacheDir: opts.CacheDir, PerSession: opts.PerSession})
+	// The persistent index answers any query over unchanged files from
+	// posting lists and candidate blocks (search.Options.Index).
+	res, err := search.Search(query, search.Options{Sources: srcs, CacheDir: opts.CacheDir, PerSession: opts.PerSession, Index: true})
 	if err != nil {
 		return res, err
 	}

@@ -68,6 +68,9 @@ type fileAnswer struct {
 	// Err is a decode refusal, cached like an answer: the same bytes are
 	// refused the same way.
 	Err string
+	// ent is the index manifest's entry this key stands for (Options.Index
+	// only; never written to an answer cache file).
+	ent *entry
 }
 
 // cacheFile is one query's answers, keyed by path.

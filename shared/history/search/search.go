@@ -71,6 +71,11 @@ type Options struct {
 	PerSession int
 	// Workers is the number of files searched at once (GOMAXPROCS when 0).
 	Workers int
+	// Index answers from the persistent index under CacheDir/index (see
+	// store.go) instead of a raw scan and per-query answers: any query
+	// over unchanged files reads posting lists and candidate blocks only.
+	// Ignored when CacheDir is "".
+	Index bool
 }
 
 // SessionHits is one session's matches.
@@ -139,6 +144,9 @@ func Search(query string, opts Options) (Result, error) {
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
+	}
+	if opts.Index && opts.CacheDir != "" {
+		return searchIndexed(query, per, workers, opts)
 	}
 	// Sessions is never nil: --json prints [] for no sessions.
 	res := Result{Query: query, Sessions: []SessionHits{}}

@@ -1,0 +1,319 @@
+package search
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/notesoup/notesoup/contract"
+	"github.com/notesoup/notesoup/testkit/corpus"
+)
+
+// indexOpts are a search's options with the persistent index in a fresh
+// temp folder.
+func indexOpts(t *testing.T, srcs []Source) Options {
+	return Options{Sources: srcs, CacheDir: t.TempDir(), Index: true}
+}
+
+// TestIndexMatchesBruteForce: the index answers every query as a full
+// decode does (literal, case-insensitive, non-ASCII, short, across a
+// separator, nowhere), cold and then from the index with every file
+// proven unchanged.
+func TestIndexMatchesBruteForce(t *testing.T) {
+	res := genCorpus(t, 6<<20, 45)
+	srcs := sourcesFor(res.Layout)
+	opts := indexOpts(t, srcs)
+	queries := []string{res.Needle, strings.ToUpper(res.Needle), "undefined: stream", "PASS", "résumé naïve", "RÉSUMÉ",
+		"docs__search", "exec_command {", "no such text anywhere 8472", "go", "é", "a"}
+	for pass := 0; pass < 2; pass++ {
+		for _, q := range queries {
+			want := bruteCounts(t, srcs, q)
+			got, err := Search(q, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got.Errors) > 0 {
+				t.Fatalf("%q: errors: %v", q, got.Errors)
+			}
+			if g := countsOf(got); fmt.Sprint(g) != fmt.Sprint(want) {
+				t.Errorf("pass %d, %q: counts differ from a full decode:\n got  %v\n want %v", pass, q, g, want)
+			}
+			if got.Stats.Files != len(res.Files) {
+				t.Errorf("searched %d files, the corpus has %d", got.Stats.Files, len(res.Files))
+			}
+			if pass == 1 && got.Stats.Cached != got.Stats.Files {
+				t.Errorf("pass 2, %q: not answered from the index: %+v", q, got.Stats)
+			}
+		}
+	}
+	// The same answers as the answer-cache engine, entries included.
+	for _, q := range []string{res.Needle, "résumé naïve"} {
+		a, err := Search(q, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := Search(q, Options{Sources: srcs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.Stats, b.Stats = Stats{}, Stats{}
+		if fmt.Sprint(a) != fmt.Sprint(b) {
+			t.Errorf("%q: the index answers\n%v\nthe scan answers\n%v", q, a, b)
+		}
+	}
+}
+
+// TestIndexSeesAppendAndRewrite: an event appended between two queries
+// shows in the second (only the changed file is decoded again), and a
+// rewrite in place at the same size and modification time is caught.
+func TestIndexSeesAppendAndRewrite(t *testing.T) {
+	res := genCorpus(t, 2<<20, 12)
+	opts := indexOpts(t, sourcesFor(res.Layout))
+	q := "zqx appended marker"
+	first, err := Search(q, opts)
+	if err != nil || len(first.Sessions) != 0 {
+		t.Fatalf("before: %v %v", first.Sessions, err)
+	}
+	var target corpus.File
+	for _, f := range res.ByHarness(corpus.Pi) {
+		if f.ForkOf == "" {
+			target = f
+			break
+		}
+	}
+	line := fmt.Sprintf(`{"type":"message","id":"feedf00d","parentId":"%s","timestamp":"2026-12-02T10:00:00.000Z","message":{"role":"user","content":[{"type":"text","text":"late mention of %s"}],"timestamp":1796208043000}}`+"\n", lastPiID(t, target.Path), q)
+	appendFile(t, target.Path, line)
+	after, err := Search(q, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := countsOf(after)[target.Path]; got != 1 || len(after.Sessions) != 1 {
+		t.Fatalf("after the append: %v, want one match in %s (%+v)", countsOf(after), target.Path, after.Stats)
+	}
+	if after.Stats.Decoded != 1 || after.Stats.Cached != after.Stats.Files-1 {
+		t.Errorf("only the appended file should be decoded again: %+v", after.Stats)
+	}
+	// Another query, new to the index, sees the appended text too.
+	if r, _ := Search("LATE MENTION OF zqx", opts); countsOf(r)[target.Path] != 1 || r.Stats.Decoded != 0 {
+		t.Errorf("a new query after the append: %v %+v", countsOf(r), r.Stats)
+	}
+	fi, err := os.Stat(target.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(target.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b2 := bytes.Replace(b, []byte(q), []byte(strings.Repeat("y", len(q))), 1)
+	f, err := os.OpenFile(target.Path, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt(b2, 0); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if err := os.Chtimes(target.Path, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if fi2, _ := os.Stat(target.Path); fi2.Size() != fi.Size() || !fi2.ModTime().Equal(fi.ModTime()) {
+		t.Fatal("the rewrite changed the size or the modification time")
+	}
+	rewritten, err := Search(q, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rewritten.Sessions) != 0 {
+		t.Errorf("after the rewrite in place: %v, want none (%+v)", countsOf(rewritten), rewritten.Stats)
+	}
+	if r, _ := Search(strings.Repeat("y", len(q)), opts); countsOf(r)[target.Path] != 1 {
+		t.Errorf("the rewritten text is not found: %v", countsOf(r))
+	}
+}
+
+// TestIndexNeverHoldsASecret: a token is neither findable through the
+// index nor stored in any file under the cache folder (segments, their
+// trigram index, the manifest), in any case.
+func TestIndexNeverHoldsASecret(t *testing.T) {
+	files := map[string]string{
+		"whole": "key " + tok2 + "\nexport GITHUB_TOKEN=" + tok1 + "\ngreeting",
+		"other": "nothing secret here, greeting",
+	}
+	src, _ := fakeSource(t, &fakeHarness{render: func(s string) string { return s }}, files)
+	opts := indexOpts(t, []Source{src})
+	for pass := 0; pass < 2; pass++ {
+		for _, q := range []string{tok1, tok2, tok1[10:30], strings.ToUpper(tok2[8:24])} {
+			r, err := Search(q, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(r.Sessions) != 0 {
+				t.Errorf("pass %d: a query for a secret found %v", pass, idCounts(t, r))
+			}
+		}
+		if r, _ := Search("greeting", opts); fmt.Sprint(idCounts(t, r)) != "map[other:1 whole:1]" {
+			t.Errorf("greeting: %v", idCounts(t, r))
+		}
+	}
+	n := 0
+	filepath.WalkDir(opts.CacheDir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+		for _, tok := range []string{tok1, tok2} {
+			if l := leak(strings.ToLower(string(b)), strings.ToLower(tok)); l != "" {
+				t.Errorf("%s holds %q of a token", p, l)
+			}
+		}
+		return nil
+	})
+	if n < 3 {
+		t.Fatalf("only %d files in the cache folder: the test proves nothing", n)
+	}
+}
+
+// TestIndexRecoversFromDamage: a segment truncated (a crash mid-build, a
+// full disk) or a torn manifest is detected; the search still answers
+// right, decoding what it cannot read, and the next one is from the index
+// again.
+func TestIndexRecoversFromDamage(t *testing.T) {
+	res := genCorpus(t, 2<<20, 12)
+	srcs := sourcesFor(res.Layout)
+	want := fmt.Sprint(bruteCounts(t, srcs, res.Needle))
+	damage := map[string]func(t *testing.T, dir string){
+		"truncated segment": func(t *testing.T, dir string) {
+			segs, _ := filepath.Glob(filepath.Join(dir, segPrefix+"*"))
+			if len(segs) == 0 {
+				t.Fatal("no segment")
+			}
+			for _, s := range segs {
+				fi, _ := os.Stat(s)
+				os.Truncate(s, fi.Size()/2)
+			}
+		},
+		"garbled segment, same size": func(t *testing.T, dir string) {
+			segs, _ := filepath.Glob(filepath.Join(dir, segPrefix+"*"))
+			for _, s := range segs {
+				b, _ := os.ReadFile(s)
+				for i := len(b) / 3; i < len(b); i += 7 {
+					b[i] ^= 0x5a
+				}
+				os.WriteFile(s, b, 0o600)
+			}
+		},
+		"torn manifest": func(t *testing.T, dir string) {
+			p := filepath.Join(dir, manifestName)
+			fi, _ := os.Stat(p)
+			os.Truncate(p, fi.Size()-3)
+		},
+		"segment gone": func(t *testing.T, dir string) {
+			segs, _ := filepath.Glob(filepath.Join(dir, segPrefix+"*"))
+			os.Remove(segs[0])
+		},
+	}
+	for name, hurt := range damage {
+		t.Run(name, func(t *testing.T) {
+			opts := indexOpts(t, srcs)
+			if r, err := Search(res.Needle, opts); err != nil || fmt.Sprint(countsOf(r)) != want {
+				t.Fatalf("cold: %v %v", countsOf(r), err)
+			}
+			hurt(t, filepath.Join(opts.CacheDir, indexDirName))
+			for pass := 0; pass < 2; pass++ {
+				r, err := Search(res.Needle, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				// A garbled block may read as other events: then
+				// the counts differ, which a checksum would catch;
+				// they must never be an error or a crash.
+				if got := fmt.Sprint(countsOf(r)); got != want && name != "garbled segment, same size" {
+					t.Errorf("pass %d after damage: %s, want %s (%+v %v)", pass, got, want, r.Stats, r.Errors)
+				}
+				if pass == 1 && name != "garbled segment, same size" && r.Stats.Cached != r.Stats.Files {
+					t.Errorf("not rebuilt: %+v", r.Stats)
+				}
+			}
+		})
+	}
+}
+
+// TestIndexConcurrentSearchesWhileAppending: searches run while a writer
+// appends to a transcript and other searches write the index; every
+// search answers without error, none sees fewer matches than were
+// written before it started, and once the writer stops a search sees
+// them all.
+func TestIndexConcurrentSearchesWhileAppending(t *testing.T) {
+	files := map[string]string{"live": "start\n", "a": "quiet words\n", "b": "more quiet words\n"}
+	src, root := fakeSource(t, &fakeHarness{render: func(s string) string { return s }}, files)
+	opts := indexOpts(t, []Source{src})
+	live := filepath.Join(root, "live.txt")
+	const appends = 40
+	var written sync.WaitGroup
+	var mu sync.Mutex
+	done := 0 // appends finished
+	written.Add(1)
+	go func() {
+		defer written.Done()
+		for i := range appends {
+			appendFile(t, live, fmt.Sprintf("zqx event %d\n", i))
+			mu.Lock()
+			done++
+			mu.Unlock()
+		}
+	}()
+	var searchers sync.WaitGroup
+	errs := make(chan string, 64)
+	for range 3 {
+		searchers.Add(1)
+		go func() {
+			defer searchers.Done()
+			for range 15 {
+				mu.Lock()
+				before := done
+				mu.Unlock()
+				r, err := Search("ZQX event", opts)
+				if err != nil || len(r.Errors) > 0 {
+					errs <- fmt.Sprint(err, r.Errors)
+					return
+				}
+				got := 0
+				for _, s := range r.Sessions {
+					got += s.Count
+				}
+				if got < before {
+					errs <- fmt.Sprintf("saw %d matches, %d were written before the search", got, before)
+				}
+			}
+		}()
+	}
+	searchers.Wait()
+	written.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	r, err := Search("zqx EVENT", opts)
+	if err != nil || len(r.Sessions) != 1 || r.Sessions[0].Count != appends {
+		t.Fatalf("after the writer stopped: %+v %v", r.Sessions, err)
+	}
+	// Nothing left behind: the segments the manifest names and no other.
+	dir := filepath.Join(opts.CacheDir, indexDirName)
+	m := loadManifest(dir)
+	segs, _ := filepath.Glob(filepath.Join(dir, segPrefix+"*"))
+	if len(segs) != len(m.Segs) {
+		t.Errorf("%d segment files, the manifest names %d", len(segs), len(m.Segs))
+	}
+	_ = time.Second
+	_ = contract.CapRawSearch
+}
