@@ -51,10 +51,15 @@ func repoRoot(t *testing.T) string {
 	return root
 }
 
-// pluginDir returns the built plugin, refusing to run against a half-built one.
+// pluginDir returns the built plugin, refusing to run against a half-built
+// one. NOTESOUP_E2E_CLAUDE_PLUGIN names another built copy, to show a test
+// fails against an older mod.
 func pluginDir(t *testing.T) string {
 	t.Helper()
 	dir := filepath.Join(repoRoot(t), "plugins", "claude")
+	if v := os.Getenv("NOTESOUP_E2E_CLAUDE_PLUGIN"); v != "" {
+		dir = v
+	}
 	for _, f := range []string{"bin/notesoup", "bin/notesoup-host", "hooks/tools.gen.ts", "hooks/toolhooks.gen.ts"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Fatalf("plugin not built (%v); run make plugin-claude", err)
@@ -266,6 +271,10 @@ func TestTerminateTrue(t *testing.T) {
 	}
 	if n := compactBoundaries(r.transcript(t)); n != 1 {
 		t.Errorf("%d compact boundaries, want 1 commit", n)
+	}
+	// A script reads the run's final text: it says the reset committed.
+	if res := finalResult(r.stdout); !strings.Contains(res, "the context window was reset; it ends here as asked (empty_brain terminate: true)") {
+		t.Errorf("final result %q does not say the reset committed and why it ends", res)
 	}
 }
 
