@@ -39,7 +39,11 @@ const trustNote = "Codex runs hooks only once trusted: start codex once and acce
 
 // fileChange is one configuration file before and after.
 type fileChange struct {
-	path     string
+	path string // the file as the person knows it, under the Codex home
+	// target is the file actually read and replaced: path, or the file a
+	// symbolic link at path names (a dotfiles link), which is written
+	// through so the link stays a link.
+	target   string
 	old, new []byte
 	// remove deletes the file instead of writing new (nothing is left in
 	// it that anyone wrote but notesoup).
@@ -86,6 +90,18 @@ func Uninstall(req harness.InstallRequest) (harness.InstallReport, error) {
 	}
 	cfg.remove = len(cfg.old) > 0 && len(cfg.new) == 0
 	hooks.remove = hooks.old != nil && hooks.new == nil
+	// Removing a linked file would leave the link pointing at nothing, or
+	// remove the person's dotfile: it is emptied instead (an empty TOML
+	// file, an empty JSON object), and the link kept.
+	for _, c := range []struct {
+		ch    *fileChange
+		empty string
+	}{{&cfg, ""}, {&hooks, "{}\n"}} {
+		if c.ch.remove && c.ch.linked() {
+			c.ch.remove, c.ch.new = false, []byte(c.empty)
+			rep.Messages = append(rep.Messages, c.ch.path+" is a symbolic link: its file is emptied, not removed, and the link kept")
+		}
+	}
 	changes := []fileChange{cfg, hooks}
 	if err := apply(&rep, changes); err != nil {
 		return rep, err
@@ -98,7 +114,11 @@ func Uninstall(req harness.InstallRequest) (harness.InstallReport, error) {
 // content with edit, keeping edit's messages in rep and naming the file in
 // its error: Install and Uninstall differ only in their edits.
 func plan(rep *harness.InstallReport, path string, edit func([]byte) ([]byte, []string, error)) (fileChange, error) {
-	old, err := readOptional(path)
+	target, err := atomicfile.Target(path)
+	if err != nil {
+		return fileChange{}, fmt.Errorf("%w; notesoup writes through a link to a file but not to nothing", err)
+	}
+	old, err := readOptional(target)
 	if err != nil {
 		return fileChange{}, err
 	}
@@ -107,7 +127,18 @@ func plan(rep *harness.InstallReport, path string, edit func([]byte) ([]byte, []
 		return fileChange{}, fmt.Errorf("%s: %w", path, err)
 	}
 	rep.Messages = append(rep.Messages, msgs...)
-	return fileChange{path: path, old: old, new: next}, nil
+	return fileChange{path: path, target: target, old: old, new: next}, nil
+}
+
+// linked reports whether the change goes through a symbolic link.
+func (c fileChange) linked() bool { return c.target != c.path }
+
+// where names the file for a message: the path, and where a link led.
+func (c fileChange) where() string {
+	if c.linked() {
+		return c.path + " (through the link, to " + c.target + ")"
+	}
+	return c.path
 }
 
 // apply writes (or, with rep.DryRun, previews) each changed file, and says
@@ -115,7 +146,7 @@ func plan(rep *harness.InstallReport, path string, edit func([]byte) ([]byte, []
 func apply(rep *harness.InstallReport, changes []fileChange) error {
 	for _, c := range changes {
 		if bytes.Equal(c.old, c.new) && !c.remove {
-			rep.Messages = append(rep.Messages, c.path+": already up to date")
+			rep.Messages = append(rep.Messages, c.where()+": already up to date")
 			continue
 		}
 		rep.Changed = append(rep.Changed, c.path)
@@ -125,27 +156,27 @@ func apply(rep *harness.InstallReport, changes []fileChange) error {
 		}
 		if rep.DryRun {
 			rep.Preview = append(rep.Preview, harness.FilePreview{Path: c.path, Content: string(c.new), Removed: c.remove})
-			rep.Messages = append(rep.Messages, would+c.path)
+			rep.Messages = append(rep.Messages, would+c.where())
 			continue
 		}
 		var err error
 		if c.remove {
 			err = removeIfUnchanged(c.path, c.old)
 		} else {
-			err = replaceIfUnchanged(c.path, c.old, c.new)
+			err = replaceIfUnchanged(c.path, c.target, c.old, c.new)
 		}
 		if err != nil {
 			return err
 		}
-		rep.Messages = append(rep.Messages, verb+c.path)
+		rep.Messages = append(rep.Messages, verb+c.where())
 	}
 	return nil
 }
 
 // readOptional reads a configuration file that may not exist yet (nil, no
-// error). Only a regular file is read, and at most maxConfigFile bytes: a
-// symbolic link is refused too, since writing the merge back would replace
-// the link with a file.
+// error). Only a regular file is read, and at most maxConfigFile bytes. A
+// symbolic link is refused here: plan resolves one first (atomicfile.Target)
+// and reads the file it names, so writing the merge back keeps the link.
 func readOptional(path string) ([]byte, error) {
 	fi, err := os.Lstat(path)
 	if errors.Is(err, os.ErrNotExist) {
@@ -180,22 +211,29 @@ func readOptional(path string) ([]byte, error) {
 	return data, nil
 }
 
-// replaceIfUnchanged writes data to path atomically (temp file, fsync,
-// rename), keeping the file's mode, unless the file changed since it was
-// read as old — then someone else (Codex itself, `codex mcp add`) wrote it,
-// and the merge would lose their change.
-func replaceIfUnchanged(path string, old, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return fmt.Errorf("creating %s: %w", filepath.Dir(path), err)
+// replaceIfUnchanged writes data to target (path itself, or the file a link
+// at path names) atomically (temp file in target's folder, fsync, rename),
+// keeping the file's mode, unless the file changed since it was read as
+// old — then someone else (Codex itself, `codex mcp add`) wrote it, and the
+// merge would lose their change — or path no longer leads to target (the
+// link was re-pointed meanwhile).
+func replaceIfUnchanged(path, target string, old, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(target), 0o700); err != nil {
+		return fmt.Errorf("creating %s: %w", filepath.Dir(target), err)
 	}
 	mode := os.FileMode(0o600)
-	if st, err := os.Stat(path); err == nil {
+	if st, err := os.Stat(target); err == nil {
 		mode = st.Mode().Perm()
 	}
-	err := atomicfile.Write(path, data, atomicfile.Options{
-		TempPrefix:   "." + filepath.Base(path) + ".notesoup-",
-		Perm:         mode,
-		BeforeRename: func() error { return unchanged(path, old) },
+	err := atomicfile.Write(target, data, atomicfile.Options{
+		TempPrefix: "." + filepath.Base(target) + ".notesoup-",
+		Perm:       mode,
+		BeforeRename: func() error {
+			if now, err := atomicfile.Target(path); err != nil || now != target {
+				return fmt.Errorf("%s changed while notesoup was editing it (it no longer leads to %s); nothing written, run the command again", path, target)
+			}
+			return unchanged(target, old)
+		},
 	})
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)

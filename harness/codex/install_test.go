@@ -176,14 +176,14 @@ func TestReplaceIfUnchangedRefusesAConcurrentWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The caller read "a = 0" but the file now holds "a = 1": someone wrote it.
-	err := replaceIfUnchanged(p, []byte("a = 0\n"), []byte("b = 2\n"))
+	err := replaceIfUnchanged(p, p, []byte("a = 0\n"), []byte("b = 2\n"))
 	if err == nil || !strings.Contains(err.Error(), "changed while") {
 		t.Fatalf("err = %v", err)
 	}
 	if b, _ := os.ReadFile(p); string(b) != "a = 1\n" {
 		t.Errorf("file overwritten: %q", b)
 	}
-	if err := replaceIfUnchanged(p, []byte("a = 1\n"), []byte("b = 2\n")); err != nil {
+	if err := replaceIfUnchanged(p, p, []byte("a = 1\n"), []byte("b = 2\n")); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(p); string(b) != "b = 2\n" {
@@ -510,5 +510,97 @@ func TestReadOptionalRefusesWhatIsNotAPlainFile(t *testing.T) {
 	}
 	if b, err := readOptional(target); string(b) != "a = 1\n" || err != nil {
 		t.Errorf("plain file: %q, %v", b, err)
+	}
+}
+
+// TestInstallWritesThroughLinks: a config.toml or hooks.json that is a
+// symbolic link into a dotfiles folder used to be replaced by a plain file
+// (or refused). Install and uninstall now write the file the link names,
+// atomically in its own folder, and the link stays a link; uninstall
+// brings the linked file back byte for byte, emptying it rather than
+// removing it. A link to nothing is refused, naming it, and nothing is
+// created.
+func TestInstallWritesThroughLinks(t *testing.T) {
+	tests := []struct {
+		name, file, before string
+	}{
+		{"config.toml with the person's settings", configFile, "# mine\nmodel = \"m\"\n"},
+		{"empty config.toml", configFile, ""},
+		{"hooks.json with an empty object", hooksFile, "{}\n"},
+		{"hooks.json with the person's hook", hooksFile, "{\n  \"hooks\": {\n    \"Stop\": [\n      {\n        \"hooks\": [\n          {\n            \"command\": \"mine\",\n            \"type\": \"command\"\n          }\n        ]\n      }\n    ]\n  }\n}\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			home, dots := t.TempDir(), t.TempDir()
+			real := filepath.Join(dots, "codex-"+tc.file)
+			if err := os.WriteFile(real, []byte(tc.before), 0o640); err != nil {
+				t.Fatal(err)
+			}
+			link := filepath.Join(home, tc.file)
+			rel, err := filepath.Rel(home, real)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(rel, link); err != nil { // relative, as dotfile managers make them
+				t.Fatal(err)
+			}
+			stillLinked := func(when string) {
+				t.Helper()
+				if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+					t.Fatalf("after %s, %s is no longer a link (%v, %v)", when, link, fi.Mode(), err)
+				}
+				if dest, _ := os.Readlink(link); dest != rel {
+					t.Fatalf("after %s, the link points at %q, want %q", when, dest, rel)
+				}
+				if left, _ := filepath.Glob(filepath.Join(dots, ".*notesoup-*")); len(left) != 0 {
+					t.Fatalf("after %s, temp files left: %v", when, left)
+				}
+			}
+			req := harness.InstallRequest{Home: home, Binary: testBin}
+			rep, err := Install(req)
+			if err != nil {
+				t.Fatalf("install: %v", err)
+			}
+			stillLinked("install")
+			got, _ := os.ReadFile(real)
+			if !strings.Contains(string(got), "notesoup") {
+				t.Errorf("the linked file did not get notesoup's settings:\n%s", got)
+			}
+			if st, _ := os.Stat(real); st.Mode().Perm() != 0o640 {
+				t.Errorf("linked file mode = %v, want 0640 kept", st.Mode().Perm())
+			}
+			if !strings.Contains(strings.Join(rep.Messages, "\n"), "through the link, to "+real) {
+				t.Errorf("install does not say it wrote through the link: %v", rep.Messages)
+			}
+			if _, err := Uninstall(req); err != nil {
+				t.Fatalf("uninstall: %v", err)
+			}
+			stillLinked("uninstall")
+			if got, err := os.ReadFile(real); err != nil || string(got) != tc.before {
+				t.Errorf("after uninstall the linked file holds %q (%v), want it back as %q", got, err, tc.before)
+			}
+		})
+	}
+}
+
+func TestInstallRefusesADanglingLink(t *testing.T) {
+	home := t.TempDir()
+	missing := filepath.Join(t.TempDir(), "not-yet.toml")
+	link := filepath.Join(home, configFile)
+	if err := os.Symlink(missing, link); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Install(harness.InstallRequest{Home: home, Binary: testBin})
+	if err == nil || !strings.Contains(err.Error(), link) || !strings.Contains(err.Error(), "does not exist") {
+		t.Fatalf("err = %v, want a refusal naming %s and saying its file does not exist", err, link)
+	}
+	if _, err := os.Lstat(missing); !os.IsNotExist(err) {
+		t.Errorf("install created the link's missing file: %v", err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced: %v, %v", fi.Mode(), err)
+	}
+	if _, err := os.Lstat(filepath.Join(home, hooksFile)); !os.IsNotExist(err) {
+		t.Errorf("hooks.json written although install was refused: %v", err)
 	}
 }
