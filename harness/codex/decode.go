@@ -279,8 +279,7 @@ func (d *decoder) lines(s *source, withText, first bool, fn func(r *record, line
 		if err == io.EOF {
 			return nil
 		}
-		var long *jsonl.LineTooLongError
-		if errors.As(err, &long) && lr.Line > 1 {
+		if long, ok := tooLong(err); ok && lr.Line > 1 {
 			// One record too large to read is skipped with a notice that
 			// takes its address, so the rest stays readable and later
 			// addresses do not move once it is complete.

@@ -194,8 +194,7 @@ func buildIndex(f *jsonl.File, size int64, path string) (*index, error) {
 		if err == io.EOF {
 			break
 		}
-		var long *jsonl.LineTooLongError
-		if errors.As(err, &long) {
+		if long, ok := tooLong(err); ok {
 			if !long.Terminated {
 				break // still being written, like a torn last line
 			}
@@ -531,8 +530,7 @@ func (ix *index) emit(f *jsonl.File, headWindow string, emit history.EmitFunc) e
 			}
 			return ix.changed(ix.skips[nextSkip].line)
 		}
-		var long *jsonl.LineTooLongError
-		if errors.As(err, &long) {
+		if _, ok := tooLong(err); ok {
 			if nextSkip >= len(ix.skips) || ix.skips[nextSkip].line != lr.Line {
 				return ix.changed(lr.Line)
 			}

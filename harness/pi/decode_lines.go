@@ -33,3 +33,14 @@ func readErr(path string, err error) error {
 	}
 	return fmt.Errorf("pi history: read %s: %w", path, err)
 }
+
+// tooLong reports whether err is a line over the bound. It is called on
+// every line read, so it allocates only for an error: the target errors.As
+// needs escapes to the heap.
+func tooLong(err error) (*jsonl.LineTooLongError, bool) {
+	if err == nil {
+		return nil, false
+	}
+	var long *jsonl.LineTooLongError
+	return long, errors.As(err, &long)
+}
