@@ -13,7 +13,7 @@ NOTESOUP := $(BIN)/notesoup
 # faster than the light build and dropped: BENCHMARKS.md.)
 NOTESOUP_HOST := $(BIN)/notesoup-host
 
-.PHONY: all build test unit cross lint proto proto-check demo e2e plugin-test bench gobench fuzz fuzz-short clean
+.PHONY: e2e-opencode all build test unit cross lint proto proto-check demo e2e plugin-test bench gobench fuzz fuzz-short clean
 
 all: build
 
@@ -30,6 +30,7 @@ test: lint proto-check unit cross fuzz-short plugin-test e2e
 unit:
 	$(GO) test -count=1 ./...
 	cd examples/harness-jsonl && $(GO) test -count=1 ./... && $(GO) vet ./...
+	cd harness/opencode && CGO_ENABLED=0 $(GO) build -o /dev/null . && $(GO) test -count=1 ./... && $(GO) vet ./...
 
 # cross: build, vet and compile the tests (-exec /bin/true runs none) for
 # every other platform notesoup supports, so a Linux-only syscall field or a
@@ -98,6 +99,14 @@ E2E_TARGETS :=
 
 # plugin-test: typecheck, validate and unit-test every plugin.
 plugin-test: $(PLUGIN_TEST_TARGETS)
+
+# e2e-opencode: the pinned OpenCode against the scripted model server. Its
+# search tools run ripgrep, which must be on PATH.
+e2e-opencode: tools
+	@command -v rg >/dev/null || { echo "e2e-opencode: ripgrep (rg) not found on PATH; OpenCode needs it: install ripgrep (apt-get install ripgrep, brew install ripgrep)"; exit 1; }
+	$(GO) test -tags e2e -count=1 -run TestOpenCode ./e2e/opencode/
+
+E2E_TARGETS += e2e-opencode
 
 # e2e: real harness CLIs against the scripted model server.
 e2e: $(E2E_TARGETS)
