@@ -104,7 +104,7 @@ plugin-test: $(PLUGIN_TEST_TARGETS)
 # search tools run ripgrep, which must be on PATH.
 e2e-opencode: tools
 	@command -v rg >/dev/null || { echo "e2e-opencode: ripgrep (rg) not found on PATH; OpenCode needs it: install ripgrep (apt-get install ripgrep, brew install ripgrep)"; exit 1; }
-	$(GO) test -tags e2e -count=1 -run TestOpenCode ./e2e/opencode/
+	$(GO) test -tags e2e -count=1 -run TestOpenCodeRuns ./e2e/opencode/
 
 E2E_TARGETS += e2e-opencode
 
