@@ -161,6 +161,7 @@ type state struct {
 	order     []*item          // in seq order
 	seen      map[string]bool  // message ids ever recorded
 	live      []string         // the history as the CLI would load it now
+	inLive    map[string]bool  // the ids in live
 	abandoned map[string]bool  // message ids cut by a rewind, until recorded again
 	summary   map[string]bool  // a compression's state snapshot
 	copies    map[string]bool  // the messages a compression brought in besides it
@@ -168,7 +169,7 @@ type state struct {
 
 func newState(path string) *state {
 	return &state{
-		path: path, items: map[string]*item{}, seen: map[string]bool{},
+		path: path, items: map[string]*item{}, seen: map[string]bool{}, inLive: map[string]bool{},
 		abandoned: map[string]bool{}, summary: map[string]bool{}, copies: map[string]bool{},
 	}
 }
@@ -189,7 +190,7 @@ func (s *state) apply(l line, n int) {
 	case recRewind:
 		s.rewind(l.rewindTo)
 	case recMessage:
-		s.message(*l.msg, n, true)
+		s.message(*l.msg, n)
 	case recSet, recMetadata:
 		if !l.hasMessages {
 			return
@@ -199,7 +200,7 @@ func (s *state) apply(l line, n int) {
 			return
 		}
 		for _, m := range l.messages { // a metadata record adds to the history
-			s.message(m, n, true)
+			s.message(m, n)
 		}
 	}
 }
@@ -216,6 +217,7 @@ func (s *state) rewind(id string) {
 	}
 	for _, m := range s.live[cut:] {
 		s.abandoned[m] = true
+		delete(s.inLive, m)
 	}
 	s.live = s.live[:cut]
 }
@@ -244,21 +246,10 @@ func (s *state) replace(msgs []message, n int) {
 		}
 	}
 	s.live = s.live[:0]
+	clear(s.inLive)
 	for _, m := range msgs {
-		s.message(m, n, false)
-		if !contains(s.live, m.ID) {
-			s.live = append(s.live, m.ID)
-		}
+		s.message(m, n)
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // put returns the item at key, allocating its address now if it has none.
@@ -273,14 +264,15 @@ func (s *state) put(key, owner string, kind itemKind) *item {
 	return it
 }
 
-// message takes one version of a message; appendLive adds it to the end of
-// the history when it is not there yet (a message record; a $set list sets
-// the order itself).
-func (s *state) message(m message, n int, appendLive bool) {
+// message takes one version of a message, adding it to the end of the
+// history when it is not there yet (as the CLI's Map keeps the first
+// position of an id).
+func (s *state) message(m message, n int) {
 	s.seen[m.ID] = true
 	delete(s.abandoned, m.ID)
-	if appendLive && !contains(s.live, m.ID) {
+	if !s.inLive[m.ID] {
 		s.live = append(s.live, m.ID)
+		s.inLive[m.ID] = true
 	}
 	at := parseTime(m.Timestamp)
 	text, responses := visibleText(m.Content)
@@ -449,7 +441,7 @@ func decodeLegacy(r io.ReaderAt, size int64, path string, emit history.EmitFunc)
 		if i := bytes.Index(data, []byte(strconv.Quote(m.ID))); i >= 0 {
 			line += bytes.Count(data[:i], []byte{'\n'})
 		}
-		st.message(m, line, true)
+		st.message(m, line)
 	}
 	return st.finish(emit)
 }

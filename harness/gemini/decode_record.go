@@ -35,7 +35,9 @@ type line struct {
 	lastUpdated string
 }
 
-// rawLine is every field a chat line may carry at its top level.
+// rawLine is every field a chat line may carry at its top level, read in
+// one pass: a message's fields too, kept raw until the line is known to be
+// a message.
 type rawLine struct {
 	RewindTo    json.RawMessage `json:"$rewindTo"`
 	Set         json.RawMessage `json:"$set"`
@@ -45,6 +47,23 @@ type rawLine struct {
 	StartTime   json.RawMessage `json:"startTime"`
 	LastUpdated json.RawMessage `json:"lastUpdated"`
 	Messages    json.RawMessage `json:"messages"`
+	Type        json.RawMessage `json:"type"`
+	Timestamp   json.RawMessage `json:"timestamp"`
+	Content     json.RawMessage `json:"content"`
+	ToolCalls   json.RawMessage `json:"toolCalls"`
+}
+
+// asMessage makes the message of a line whose id is a string.
+func (r *rawLine) asMessage(id string) (message, error) {
+	m := message{ID: id, Content: r.Content}
+	m.Type, _ = jsonString(r.Type)
+	m.Timestamp, _ = jsonString(r.Timestamp)
+	if c := bytes.TrimSpace(r.ToolCalls); len(c) > 0 && string(c) != "null" {
+		if err := json.Unmarshal(c, &m.ToolCalls); err != nil {
+			return message{}, fmt.Errorf("message %q: toolCalls: %v", clip(id), err)
+		}
+	}
+	return m, m.check()
 }
 
 // message is one message record (ConversationRecord's MessageRecord).
@@ -95,12 +114,9 @@ func parseLine(b []byte) (line, error) {
 	if s, ok := jsonString(r.RewindTo); ok {
 		return line{kind: recRewind, rewindTo: s}, nil
 	}
-	if _, ok := jsonString(r.ID); ok {
-		var m message
-		if err := json.Unmarshal(b, &m); err != nil {
-			return line{}, fmt.Errorf("message record: %v", err)
-		}
-		if err := m.check(); err != nil {
+	if id, ok := jsonString(r.ID); ok {
+		m, err := r.asMessage(id)
+		if err != nil {
 			return line{}, err
 		}
 		return line{kind: recMessage, msg: &m}, nil
@@ -137,20 +153,16 @@ func (l *line) readMessages(raw json.RawMessage, field string) error {
 	}
 	l.hasMessages = true
 	for i, it := range items {
-		var probe struct {
-			ID json.RawMessage `json:"id"`
-		}
-		if json.Unmarshal(it, &probe) != nil {
+		var r rawLine
+		if json.Unmarshal(it, &r) != nil {
 			continue
 		}
-		if _, ok := jsonString(probe.ID); !ok {
+		id, ok := jsonString(r.ID)
+		if !ok {
 			continue
 		}
-		var m message
-		if err := json.Unmarshal(it, &m); err != nil {
-			return fmt.Errorf("%s[%d]: %v", field, i, err)
-		}
-		if err := m.check(); err != nil {
+		m, err := r.asMessage(id)
+		if err != nil {
 			return fmt.Errorf("%s[%d]: %v", field, i, err)
 		}
 		l.messages = append(l.messages, m)
