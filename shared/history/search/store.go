@@ -1,12 +1,15 @@
 package search
 
 import (
+	"bytes"
+	"compress/flate"
 	"crypto/rand"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,14 +48,14 @@ const (
 	segPrefix    = "seg-"
 	segSuffix    = ".nss"
 	// storeFormat changes whenever what is stored changes meaning.
-	storeFormat = 1
+	storeFormat = 2
 	// blockText bounds the searchable text of one index document: a
 	// query verifies whole blocks, so smaller blocks verify less text per
 	// candidate, and larger ones keep the posting lists short.
 	blockText = 32 << 10
 	// segmentBytes is when a worker writes out the segment it builds: the
 	// memory a build holds, whatever the corpus size.
-	segmentBytes = 48 << 20
+	segmentBytes = 16 << 20
 	// lockWait bounds the wait for another writer; a search that gives up
 	// still answers, and its work is redone by the next.
 	lockWait = 5 * time.Second
@@ -213,7 +216,8 @@ func (m *manifest) encode() []byte {
 // Segment layout (integers little endian):
 //
 //	magic "nss1"
-//	blocks: each n uvarint, then n events (see appendEvent)
+//	blocks: each its inflated length uvarint, then flate of: n uvarint,
+//	  n events (see appendEvent)
 //	block table: per block, offset u64, length u32
 //	trigram index (package index), one document per block
 //	trailer: table offset u64, blocks u32, index offset u64,
@@ -239,6 +243,9 @@ type segBuilder struct {
 	curN    int
 	curText int
 	texts   []string
+	raw     []byte // the block before compression
+	zbuf    bytes.Buffer
+	zw      *flate.Writer
 }
 
 func newSegBuilder() *segBuilder {
@@ -270,8 +277,22 @@ func (b *segBuilder) addSession(events []history.Event) (first, n uint32) {
 
 func (b *segBuilder) closeBlock() {
 	off := len(b.data)
-	b.data = binary.AppendUvarint(b.data, uint64(b.curN))
-	b.data = append(b.data, b.cur...)
+	// A block is compressed (flate, fastest level): masked transcript
+	// text shrinks to about a third, which keeps the index within a
+	// quarter of the transcripts' size; only candidate blocks are ever
+	// inflated.
+	b.raw = binary.AppendUvarint(b.raw[:0], uint64(b.curN))
+	b.raw = append(b.raw, b.cur...)
+	b.data = binary.AppendUvarint(b.data, uint64(len(b.raw)))
+	b.zbuf.Reset()
+	if b.zw == nil {
+		b.zw, _ = flate.NewWriter(&b.zbuf, flate.BestSpeed)
+	} else {
+		b.zw.Reset(&b.zbuf)
+	}
+	b.zw.Write(b.raw)
+	b.zw.Close()
+	b.data = append(b.data, b.zbuf.Bytes()...)
 	b.table = binary.LittleEndian.AppendUint64(b.table, uint64(off))
 	b.table = binary.LittleEndian.AppendUint32(b.table, uint32(len(b.data)-off))
 	b.idx.Add(b.texts...)
@@ -310,6 +331,8 @@ type segment struct {
 	blocks uint32
 	table  []byte
 	idx    *index.Reader
+	raw    []byte        // the block read last, inflated
+	zr     io.ReadCloser // flate reader, reset per block
 }
 
 var errSegment = errors.New("search index: damaged segment")
@@ -355,8 +378,13 @@ func parseSegment(data []byte) (*segment, error) {
 	return &segment{data: data, blocks: blocks, table: data[tableOff:indexOff], idx: idx}, nil
 }
 
-// block returns block i's events, their strings aliasing the mapping
-// (clone what outlives the segment).
+// maxBlockRaw bounds a block's inflated size as a reader believes it: a
+// block holds blockText of text, or one event (itself bounded by the
+// decoder's line limit) and its fields.
+const maxBlockRaw = 256 << 20
+
+// block returns block i's events, their strings aliasing the segment's
+// inflate buffer, which the next call reuses (clone what is kept).
 func (s *segment) block(i uint32, dst []history.Event) ([]history.Event, error) {
 	if i >= s.blocks {
 		return dst, errSegment
@@ -368,7 +396,23 @@ func (s *segment) block(i uint32, dst []history.Event) ([]history.Event, error) 
 		return dst, errSegment
 	}
 	b := s.data[off : off+n]
-	r := &cacheReader{s: unsafe.String(unsafe.SliceData(b), len(b))}
+	rawLen, w := binary.Uvarint(b)
+	if w <= 0 || rawLen > maxBlockRaw {
+		return dst, errSegment
+	}
+	if cap(s.raw) < int(rawLen) {
+		s.raw = make([]byte, rawLen)
+	}
+	s.raw = s.raw[:rawLen]
+	if s.zr == nil {
+		s.zr = flate.NewReader(bytes.NewReader(b[w:]))
+	} else {
+		s.zr.(flate.Resetter).Reset(bytes.NewReader(b[w:]), nil)
+	}
+	if _, err := io.ReadFull(s.zr, s.raw); err != nil {
+		return dst, errSegment
+	}
+	r := &cacheReader{s: unsafe.String(unsafe.SliceData(s.raw), len(s.raw))}
 	count := r.uint()
 	if count > uint64(len(r.s)) {
 		return dst, errSegment
