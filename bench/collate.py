@@ -37,6 +37,21 @@ def cpu(name):
     return {"user_s": float(u), "system_s": float(s), "wall_s": float(e)}
 
 
+def cpu4(name):
+    """user, system, wall and (when timed) peak RSS in KB."""
+    if not have(name):
+        return None
+    v = open(os.path.join(out, name)).read().split()
+    d = {"user_s": float(v[0]), "system_s": float(v[1]), "wall_s": float(v[2])}
+    if len(v) > 3:
+        d["max_rss_kb"] = int(v[3])
+    return d
+
+
+def num(name):
+    return int(open(os.path.join(out, name)).read().strip()) if have(name) else None
+
+
 def sh(cmd):
     try:
         return subprocess.check_output(cmd, shell=True, text=True, stderr=subprocess.DEVNULL).strip()
@@ -65,6 +80,16 @@ doc = {
     "memory_200mb": dict(read_json("mem.json"), max_rss_kb=int(open(os.path.join(out, "mem.rss")).read().strip().splitlines()[-1])) if have("mem.json") and have("mem.rss") else None,
     "gobench": open(os.path.join(out, "benchstat.txt")).read() if have("benchstat.txt") else "",
 }
+if have("index-build.cpu"):
+    doc["newquery"] = {
+        "corpus_bytes": num("corpus.bytes"),
+        "index": {"build": cpu4("index-build.cpu"), "bytes": num("index-build.bytes"), "load_avg": open(os.path.join(out, "index-build.load")).read().strip()},
+        "deja_index": {"build": cpu4("deja-build.cpu"), "bytes": num("deja-build.bytes")} if have("deja-build.cpu") else None,
+        "queries": {n: {"hyperfine": hyperfine("newquery-" + n), "notesoup_cpu": cpu4("newquery-%s.cpu" % n), "rg_cpu": cpu4("newquery-rg-%s.cpu" % n),
+                        "sessions": len((read_json("newquery-%s.json" % n) or {}).get("sessions") or [])}
+                    for n in ("rare", "nowhere", "common", "nonascii") if have("newquery-%s.json" % n)},
+        "after_append": {"cpu": cpu4("newquery-append.cpu"), "stats": open(os.path.join(out, "newquery-append.stats")).read().strip() if have("newquery-append.stats") else None},
+    }
 for h in ("claude", "pi", "codex"):
     if have("decodeall-%s.json" % h):
         doc["decode"][h] = {"hyperfine": hyperfine("decode-" + h), "inprocess": read_json("decodeall-%s.json" % h)}

@@ -20,9 +20,12 @@ MEM_SIZE=${MEM_SIZE:-200M}          # the single transcript of the memory figure
 # benchstat pinned: the x/perf pseudo-version it ships in.
 BENCHSTAT=${BENCHSTAT:-golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da}
 GO=${GO:-go}
-# BENCH_STEPS selects steps (decode search sessions memory helper gobench); BENCH_OUT
+# BENCH_STEPS selects steps (decode search newquery sessions memory helper gobench); BENCH_OUT
 # keeps a step's outputs apart (e.g. a second decode run after a change).
-BENCH_STEPS=${BENCH_STEPS:-decode search sessions memory helper gobench}
+BENCH_STEPS=${BENCH_STEPS:-decode search newquery sessions memory helper gobench}
+# DEJA=/path/to/deja adds deja-vu (github.com/vshulcz/deja-vu, built from its
+# source by whoever runs this; never part of the project) to the newquery step.
+DEJA=${DEJA:-}
 step() { [[ " $BENCH_STEPS " == *" $1 "* ]]; }
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -109,6 +112,54 @@ if step search; then
 	/usr/bin/time -f '%U %S %e' -o "$out/search-cold.cpu" "$NS" search "$needle" "${roots[@]}" --cache-dir "$cache" --json --limit 0 >"$out/search-cold.json"
 	/usr/bin/time -f '%U %S %e' -o "$out/search-warm.cpu" "$NS" search "$needle" "${roots[@]}" --cache-dir "$cache" --json >/dev/null
 	/usr/bin/time -f '%U %S %e' -o "$out/rg.cpu" rg -F -c "$needle" "$CL" "$PI" "$CX" >/dev/null
+fi
+
+# 2b. Any NEW query over unchanged files, from the persistent index
+# (search.Options.Index), beside rg -uu -F -i -c over the same raw files and,
+# when DEJA is set, deja-vu over its own index of the same roots: a query
+# found nowhere, a rare one, a common phrase, a non-ASCII one. Each notesoup
+# run asks a query the index has never been asked (the index keeps no
+# answers), so "new" holds on every run; the index is built once first
+# (its size and build time are reported beside deja-vu's). Then the first
+# query after one file grew (append), which decodes that file only.
+idx=$BENCH_DIR/search-index
+if step newquery; then
+	rm -rf "$idx"
+	echo "$(load)" >"$out/index-build.load"
+	/usr/bin/time -f '%U %S %e %M' -o "$out/index-build.cpu" "$NS" search "$needle" "${roots[@]}" --cache-dir "$idx" --json --limit 0 >/dev/null
+	du -sb "$idx" | cut -f1 >"$out/index-build.bytes"
+	du -sb "$CL" "$PI" "$CX" | awk '{s+=$1} END {print s}' >"$out/corpus.bytes"
+	queries=("$needle" "${BENCH_Q_NOWHERE:-zqxj nowhere 80417}" "${BENCH_Q_COMMON:-go test ./...}" "${BENCH_Q_NONASCII:-café}")
+	names=(rare nowhere common nonascii)
+	dejaenv=()
+	if [ -n "$DEJA" ]; then
+		dejahome=$BENCH_DIR/deja-home
+		rm -rf "$dejahome" && mkdir -p "$dejahome"
+		dejaenv=(env HOME=$dejahome DEJA_INDEX_DIR=$dejahome/index DEJA_CLAUDE_ROOT=$CL DEJA_PI_ROOT=$PI DEJA_CODEX_ROOT=$CX)
+		echo "$(load)" >"$out/deja-build.load"
+		/usr/bin/time -f '%U %S %e %M' -o "$out/deja-build.cpu" "${dejaenv[@]}" "$DEJA" index --rebuild >/dev/null 2>&1 || log "deja index failed"
+		du -sb "$dejahome/index" | cut -f1 >"$out/deja-build.bytes"
+	fi
+	for i in "${!queries[@]}"; do
+		q=${queries[$i]} n=${names[$i]}
+		cmds=(-n "rg -uu -F -i -c $n" "rg -uu -F -i -c '$q' $CL $PI $CX >/dev/null")
+		# A new query per run: the query plus a suffix no run repeats
+		# would change what matches, so the cache-less index is asked
+		# the same text each run (the index stores no per-query answer).
+		cmds+=(-n "notesoup search new $n" "$NS search '$q' ${roots[*]} --cache-dir $idx --limit 0 --json >/dev/null")
+		[ -n "$DEJA" ] && cmds+=(-n "deja $n" "${dejaenv[*]} $DEJA search --json '$q' >/dev/null")
+		hf "newquery-$n" --runs "$BENCH_RUNS" --warmup 1 "${cmds[@]}"
+		/usr/bin/time -f '%U %S %e %M' -o "$out/newquery-$n.cpu" "$NS" search "$q" "${roots[@]}" --cache-dir "$idx" --json --limit 0 >"$out/newquery-$n.json"
+		/usr/bin/time -f '%U %S %e' -o "$out/newquery-rg-$n.cpu" rg -uu -F -i -c "$q" "$CL" "$PI" "$CX" >/dev/null || true
+	done
+	# The first query after a file grew: append a Pi message to a copy's
+	# session (the corpus itself is left as generated), time one search.
+	live=$(find "$PI" -name '*.jsonl' | sort | sed -n 1p)
+	cp -p "$live" "$live.bench-orig"
+	printf '%s\n' '{"type":"message","id":"bench0001","parentId":null,"timestamp":"2026-12-02T10:00:00.000Z","message":{"role":"user","content":[{"type":"text","text":"bench appended zqxappend"}],"timestamp":1796208043000}}' >>"$live"
+	echo "$(load)" >"$out/newquery-append.load"
+	/usr/bin/time -f '%U %S %e %M' -o "$out/newquery-append.cpu" "$NS" search zqxappend "${roots[@]}" --cache-dir "$idx" --json --limit 0 --stats >"$out/newquery-append.json" 2>"$out/newquery-append.stats"
+	mv "$live.bench-orig" "$live"
 fi
 
 # 3. Listing sessions across harnesses.
