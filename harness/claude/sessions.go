@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hashicorp/go-hclog"
 	"github.com/notesoup/notesoup/harness"
 	"github.com/notesoup/notesoup/harness/walk"
 	"github.com/notesoup/notesoup/internal/rawread"
@@ -61,7 +60,7 @@ func Describe(path string) (history.Session, bool, error) {
 	s, rows, err := sessionInfo(path)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
-			hclog.Default().Named(Name).Warn("transcript left out of the listing", "path", path, "error", err)
+			walk.Notice(Name, "transcript left out of the listing", "path", path, "error", err)
 		}
 		return history.Session{}, false, nil
 	}

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hashicorp/go-hclog"
 	"github.com/notesoup/notesoup/harness"
 	"github.com/notesoup/notesoup/harness/walk"
 	"github.com/notesoup/notesoup/internal/rawread"
@@ -316,6 +315,6 @@ func readSmall(path string, limit int64) ([]byte, error) {
 // file deleted since the walk (the CLI deletes old chats) is no news.
 func skipNotice(path string, err error) {
 	if !errors.Is(err, fs.ErrNotExist) {
-		hclog.Default().Named(Name).Warn("chat file left out of the listing", "path", path, "error", err)
+		walk.Notice(Name, "chat file left out of the listing", "path", path, "error", err)
 	}
 }

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hashicorp/go-hclog"
 	"github.com/notesoup/notesoup/harness"
 	"github.com/notesoup/notesoup/harness/walk"
 	"github.com/notesoup/notesoup/internal/rawread"
@@ -127,7 +126,7 @@ func OneLine(s string, max int) string { return harness.OneLine(s, max) }
 // is no news.
 func skipNotice(path string, err error) {
 	if !errors.Is(err, fs.ErrNotExist) {
-		hclog.Default().Named(Name).Warn("session file left out of the listing", "path", path, "error", err)
+		walk.Notice(Name, "session file left out of the listing", "path", path, "error", err)
 	}
 }
 

@@ -16,7 +16,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/hashicorp/go-hclog"
 	"github.com/notesoup/notesoup/contract"
 )
 
@@ -161,7 +160,7 @@ func (w *walker) dir(dir string, depth int) error {
 // skipNotice says on stderr that a directory below a root was not read, so
 // a person missing sessions can see why; the walk goes on without it.
 func skipNotice(harness, dir string, err error) {
-	hclog.Default().Named(harness).Warn("session folder not read; its sessions are left out", "path", dir, "error", err)
+	Notice(harness, "session folder not read; its sessions are left out", "path", dir, "error", err)
 }
 
 // sessions makes the sessions of the files found, in order.
