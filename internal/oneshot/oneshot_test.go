@@ -125,8 +125,8 @@ func TestHarnessesRoute(t *testing.T) {
 					t.Errorf("Harness(%q) reached %q, want %q", name, got, how)
 				}
 			}
-			if _, err := h.Harness(context.Background(), "gemini"); !errors.Is(err, builtins.ErrUnknownHarness) {
-				t.Errorf("Harness(gemini) error = %v, want builtins.ErrUnknownHarness", err)
+			if _, err := h.Harness(context.Background(), "smoke-signals"); !errors.Is(err, builtins.ErrUnknownHarness) {
+				t.Errorf("Harness(smoke-signals) error = %v, want builtins.ErrUnknownHarness", err)
 			}
 			h.Close()
 			if fh.closed != tc.hostMade {
