@@ -28,6 +28,9 @@ const (
 	// GeminiCLI is the Gemini CLI (the Gemini API via
 	// GOOGLE_GEMINI_BASE_URL; see agents_gemini.go).
 	GeminiCLI Harness = "gemini"
+	// Copilot is the GitHub Copilot CLI (OpenAI chat-completions through
+	// its COPILOT_PROVIDER_BASE_URL provider; see agents_copilot.go).
+	Copilot Harness = "copilot"
 )
 
 // cliPaths are the installed CLIs relative to the repo root, as
@@ -39,6 +42,9 @@ var cliPaths = map[Harness]string{
 	Codex:  ".tools/npm/node_modules/.bin/codex",
 	// GeminiCLI is its bundled gemini.js, which relaunches itself.
 	GeminiCLI: ".tools/npm/node_modules/.bin/gemini",
+	// Copilot is the native binary of its platform package; the npm
+	// launcher only picks it.
+	Copilot: ".tools/npm/node_modules/@github/copilot-linux-x64/copilot",
 }
 
 // CLIPath returns the installed CLI of harness h under repoRoot, or an
@@ -46,7 +52,7 @@ var cliPaths = map[Harness]string{
 func CLIPath(repoRoot string, h Harness) (string, error) {
 	rel, ok := cliPaths[h]
 	if !ok {
-		return "", fmt.Errorf("modelserver: unknown harness %q (want claude, pi, codex or gemini)", h)
+		return "", fmt.Errorf("modelserver: unknown harness %q (want claude, pi, codex, gemini or copilot)", h)
 	}
 	p := filepath.Join(repoRoot, rel)
 	if _, err := os.Stat(p); err != nil {
@@ -138,6 +144,8 @@ func (w *Workspace) Command(ctx context.Context, h Harness, bin, serverURL strin
 			return nil, err
 		}
 		env = append(env, genv...)
+	case Copilot:
+		env = append(env, w.copilotEnv(serverURL)...)
 	default:
 		return nil, fmt.Errorf("modelserver: unknown harness %q", h)
 	}
@@ -195,6 +203,8 @@ func (w *Workspace) SessionFiles(h Harness) ([]string, error) {
 		}
 	case GeminiCLI:
 		root, keep = w.geminiSessions()
+	case Copilot:
+		root, keep = w.copilotSessions()
 	default:
 		return nil, fmt.Errorf("modelserver: unknown harness %q", h)
 	}
