@@ -128,3 +128,69 @@ func TestHistoryAnswerWithinBound(t *testing.T) {
 		})
 	}
 }
+
+// TestNotesReadAnswerHoldsThePageOnce: a notes.read answer gives its page
+// once, as text (at most notes' 32 KiB answer); the data carries what code
+// needs beside it. It used to repeat the page numbered and verbatim in the
+// data, so an escape-heavy page made a 150 KB answer line.
+func TestNotesReadAnswerHoldsThePageOnce(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	svc, err := service.New(&builtins.Local{}, service.WithHome(filepath.Join(home, ".notesoup")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	proj := filepath.Join(home, "proj")
+	if err := os.MkdirAll(proj, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var note strings.Builder
+	for i := 0; note.Len() < 60<<10; i++ {
+		fmt.Fprintf(&note, "%s\n", strings.ReplaceAll(escapeHeavy(i, 60), "\x01\x02\x1f", "")) // no control bytes: a note is text
+	}
+	call := func(op string, args any) []byte {
+		t.Helper()
+		req, err := json.Marshal(map[string]any{"v": 1, "op": op, "caller": map[string]any{"cwd": proj}, "args": args})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		if err := helper.Serve(context.Background(), svc, bytes.NewReader(req), &out); err != nil {
+			t.Fatal(err)
+		}
+		return bytes.TrimSuffix(out.Bytes(), []byte("\n"))
+	}
+	if line := call("notes.write", map[string]any{"name": "esc.md", "content": note.String()}); !bytes.Contains(line, []byte(`"ok":true`)) {
+		t.Fatalf("write: %.300s", line)
+	}
+	for _, offset := range []int{0, 20000} {
+		line := call("notes.read", map[string]any{"name": "esc.md", "offset": offset})
+		var r struct {
+			OK     bool `json:"ok"`
+			Result struct {
+				Text string                     `json:"text"`
+				Data map[string]json.RawMessage `json:"data"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal(line, &r); err != nil || !r.OK {
+			t.Fatalf("offset %d: answer %.300s (%v)", offset, line, err)
+		}
+		if len(r.Result.Text) > 32<<10 || len(r.Result.Text) < 8<<10 {
+			t.Errorf("offset %d: page text of %d bytes, want a useful page within 32 KiB", offset, len(r.Result.Text))
+		}
+		for _, k := range []string{"text", "content"} {
+			if _, ok := r.Result.Data[k]; ok {
+				t.Errorf("offset %d: data repeats the page as %q", offset, k)
+			}
+		}
+		for _, k := range []string{"name", "lines", "offset", "next_offset"} {
+			if _, ok := r.Result.Data[k]; !ok && !(k == "next_offset" && offset > 0) {
+				t.Errorf("offset %d: data lacks %q: %v", offset, k, r.Result.Data)
+			}
+		}
+		enc, _ := json.Marshal(r.Result.Text)
+		if len(line) > len(enc)+1024 {
+			t.Errorf("offset %d: answer of %d bytes for a page of %d encoded bytes: the page is carried more than once", offset, len(line), len(enc))
+		}
+	}
+}

@@ -35,7 +35,8 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			return Rendered{Text: r.Render(), Data: r}, nil
+			text := r.Render()
+			return Rendered{Text: text, Data: withoutPage(r)}, nil
 		})
 	}
 	register("history.list", "the history_list tool", opHistoryList)
@@ -46,6 +47,26 @@ func init() {
 	register("reset.state", "the caller's persisted reset state", opResetState)
 	register("text.warning", "the budget warning text", opWarning)
 	register("text.handoff", "a handoff paragraph", opHandoff)
+}
+
+// withoutPage is a notes answer's data without the page it already gives
+// as Text: a notes_read result holds its selection twice more (numbered
+// as "text", verbatim as "content"), and JSON escaping can double each, so
+// a 32 KiB page made a 150 KB helper answer. Text carries the page once;
+// the data keeps what code needs beside it (name, size, lines, offsets).
+// No helper client reads the page from the data.
+func withoutPage(r any) any {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return r
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(b, &m) != nil { // not an object: nothing to drop
+		return r
+	}
+	delete(m, "text")
+	delete(m, "content")
+	return m
 }
 
 // VersionResult answers version.
