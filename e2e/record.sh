@@ -31,6 +31,7 @@ PI="$tools/.bin/pi"
 CODEX="$tools/.bin/codex"
 OPENCODE="$tools/opencode-linux-x64/bin/opencode"
 GEMINI="$tools/.bin/gemini"
+COPILOT="$tools/@github/copilot-linux-x64/copilot"
 RECORD_ROOT=${RECORD_ROOT:-/tmp/notesoup-record}
 # CLI_TIMEOUT bounds one CLI run. Agents retry a dead server for minutes;
 # a scripted run takes seconds, so anything longer is a failure.
@@ -42,6 +43,7 @@ ALL_SCENARIOS=(
 	codex/tools codex/compact codex/resume codex/fork codex/mcp codex/errors codex/fork-compacted
 	opencode/tools opencode/subagent opencode/compact
 	gemini/tools gemini/resume gemini/compact gemini/errors
+	copilot/tools copilot/resume copilot/compact copilot/autocompact copilot/errors
 )
 
 die() { echo "record.sh: $*" >&2; exit 1; }
@@ -61,7 +63,7 @@ for s in "${selected[@]}"; do
 	printf '%s\n' "${ALL_SCENARIOS[@]}" | grep -qx -- "$s" || die "unknown scenario '$s'; run e2e/record.sh -l for the list"
 done
 
-for t in "$CLAUDE" "$PI" "$CODEX" "$OPENCODE" "$GEMINI"; do
+for t in "$CLAUDE" "$PI" "$CODEX" "$OPENCODE" "$GEMINI" "$COPILOT"; do
 	[ -x "$t" ] || die "$t missing; run e2e/install.sh first"
 done
 for c in go git jq node; do command -v "$c" >/dev/null || die "$c not found on PATH"; done
@@ -938,6 +940,109 @@ scenario_gemini_errors() {
 }
 
 # ---------------------------------------------------------------------------
+# GitHub Copilot CLI. Sessions live in $COPILOT_HOME/session-state/<id>/
+# (events.jsonl, workspace.yaml); its bring-your-own-key provider takes an
+# OpenAI-compatible chat-completions URL (COPILOT_PROVIDER_BASE_URL), and
+# COPILOT_OFFLINE=true turns off GitHub sign-in, telemetry and updates. No
+# API key: a local provider needs none. --session-id fixes the folder name;
+# the recordings keep the session folder's events.jsonl and workspace.yaml
+# (the rest of the folder is the CLI's scratch space).
+
+copilot_env=()
+copilot_setup() { # [VAR=value...]
+	copilot_env=("COPILOT_HOME=$W/home/.copilot" "COPILOT_PROVIDER_BASE_URL=$URL/v1" COPILOT_MODEL=fake-model
+		COPILOT_OFFLINE=true COPILOT_AUTO_UPDATE=false "$@")
+}
+copilot_flags=(--allow-all --no-auto-update)
+copilot_dir() { echo "$W/home/.copilot/session-state/$1"; }
+
+# copilot_collect SCENARIO ID: the session's events.jsonl and workspace.yaml,
+# under <id>/ as the CLI keeps them.
+copilot_collect() {
+	local d
+	d=$(copilot_dir "$2")
+	collect copilot "$1" -C "$W/home/.copilot/session-state" "$d/events.jsonl" "$d/workspace.yaml"
+}
+
+CSID_TOOLS=0c0c0c0c-7c1d-4f3e-9a2b-000000000001
+CSID_RESUME=0c0c0c0c-7c1d-4f3e-9a2b-000000000002
+CSID_COMPACT=0c0c0c0c-7c1d-4f3e-9a2b-000000000003
+CSID_AUTO=0c0c0c0c-7c1d-4f3e-9a2b-000000000004
+CSID_ERRORS=0c0c0c0c-7c1d-4f3e-9a2b-000000000005
+
+scenario_copilot_tools() {
+	setup copilot tools
+	start_server copilot-tools.json
+	copilot_setup
+	run_cli run1 "${copilot_env[@]}" "$COPILOT" -p 'Read notes.txt, print a greeting and list the directory' \
+		--session-id "$CSID_TOOLS" "${copilot_flags[@]}"
+	stop_server
+	local f
+	f=$(copilot_dir "$CSID_TOOLS")/events.jsonl
+	require "$f" 'select(.type=="tool.execution_complete" and .data.success==true and (.data.result.content|test("hello from notesoup")))' "a bash call with its result"
+	require "$f" 'select(.type=="assistant.message" and .data.reasoningText!=null)' "recorded reasoning"
+	copilot_collect tools "$CSID_TOOLS"
+}
+
+# resume: a second -p run with --resume appends to the same events.jsonl.
+scenario_copilot_resume() {
+	setup copilot resume
+	start_server copilot-resume.json
+	copilot_setup
+	run_cli run1 "${copilot_env[@]}" "$COPILOT" -p 'Hi there' --session-id "$CSID_RESUME" "${copilot_flags[@]}"
+	run_cli run2 "${copilot_env[@]}" "$COPILOT" -p 'Print the word resumed' --resume "$CSID_RESUME" "${copilot_flags[@]}"
+	stop_server
+	require "$(copilot_dir "$CSID_RESUME")/events.jsonl" 'select(.type=="session.resume")' "a session.resume event"
+	copilot_collect resume "$CSID_RESUME"
+}
+
+# compact: a turn with a view call, a manual /compact on resume (the
+# summarizer request is answered by the script's "summarize" rule), then a
+# prompt after the compaction.
+scenario_copilot_compact() {
+	setup copilot compact
+	start_server copilot-compact.json
+	copilot_setup
+	run_cli run1 "${copilot_env[@]}" "$COPILOT" -p 'Read notes.txt and remember what it says' \
+		--session-id "$CSID_COMPACT" "${copilot_flags[@]}"
+	run_cli run2 "${copilot_env[@]}" "$COPILOT" -p '/compact' --resume "$CSID_COMPACT" "${copilot_flags[@]}"
+	run_cli run3 "${copilot_env[@]}" "$COPILOT" -p 'What did the note say?' --resume "$CSID_COMPACT" "${copilot_flags[@]}"
+	stop_server
+	require "$(copilot_dir "$CSID_COMPACT")/events.jsonl" 'select(.type=="session.compaction_complete" and .data.success==true and .data.trigger=="manual")' "a manual compaction"
+	copilot_collect compact "$CSID_COMPACT"
+}
+
+# autocompact: a 16,000-token prompt limit (COPILOT_PROVIDER_MAX_PROMPT_TOKENS);
+# the system prompt and tools take ~10k, so the 3000 lines of seq output
+# pass it: the CLI truncates, then compacts in the background (trigger
+# "threshold"). A -p run that ends before the background compaction does
+# cancels it, so the script's next call sleeps 3 s (the summary comes back
+# from the loopback server in milliseconds) and the compaction is applied.
+scenario_copilot_autocompact() {
+	setup copilot autocompact
+	start_server copilot-autocompact.json
+	copilot_setup COPILOT_PROVIDER_MAX_PROMPT_TOKENS=16000
+	run_cli run1 "${copilot_env[@]}" "$COPILOT" -p 'Print the numbers 1 to 3000' --session-id "$CSID_AUTO" "${copilot_flags[@]}"
+	run_cli run2 "${copilot_env[@]}" "$COPILOT" -p 'What was the last number?' --resume "$CSID_AUTO" "${copilot_flags[@]}"
+	stop_server
+	require "$(copilot_dir "$CSID_AUTO")/events.jsonl" 'select(.type=="session.compaction_complete" and .data.success==true and .data.trigger=="threshold")' "an automatic compaction"
+	copilot_collect autocompact "$CSID_AUTO"
+}
+
+# errors: a view of a missing file (a failed tool call), then a resumed
+# prompt the model API answers with HTTP 400.
+scenario_copilot_errors() {
+	setup copilot errors
+	start_server copilot-errors.json
+	copilot_setup
+	run_cli run1 "${copilot_env[@]}" "$COPILOT" -p 'Show missing.txt' --session-id "$CSID_ERRORS" "${copilot_flags[@]}"
+	run_cli_any run2 "${copilot_env[@]}" "$COPILOT" -p 'Try again' --resume "$CSID_ERRORS" "${copilot_flags[@]}"
+	stop_server
+	require "$(copilot_dir "$CSID_ERRORS")/events.jsonl" 'select(.type=="tool.execution_complete" and .data.success==false)' "a failed tool call"
+	copilot_collect errors "$CSID_ERRORS"
+}
+
+# ---------------------------------------------------------------------------
 # README per harness: generated from the command logs of the scenarios
 # present in OUTDIR/<harness>/.
 
@@ -987,11 +1092,12 @@ pinned() {
 	codex) echo "@openai/codex 0.171.0" ;;
 	opencode) echo "opencode-ai 1.18.33" ;;
 	gemini) echo "@google/gemini-cli 0.61.0" ;;
+	copilot) echo "@github/copilot 1.0.102" ;;
 	esac
 }
 
 if [ -n "$readme_only" ]; then
-	for h in claude pi codex opencode gemini; do write_readme "$h"; done
+	for h in claude pi codex opencode gemini copilot; do write_readme "$h"; done
 	echo "record.sh: regenerated the READMEs in $out" >&2
 	exit 0
 fi
