@@ -44,7 +44,11 @@ func (c catalog) SessionsWithPrefix(harness, idPrefix string) ([]history.Session
 		}
 		return nil
 	})
-	return out, err
+	// Sessions the vault keeps whose originals are gone (service/vault.go).
+	// A vault that cannot be read must not hide the harness's own sessions
+	// (a listing drops a harness that errs); notesoup vault status names it.
+	kept, _ := c.s.vaultSessions(c.ctx, harness, idPrefix)
+	return append(out, kept...), err
 }
 
 // decoder decodes through a harness plugin.

@@ -40,6 +40,14 @@ func (s *Service) Search(ctx context.Context, query string, opts SearchOptions) 
 		src := search.FromHarness(ctx, h, desc, s.roots[name])
 		src.Harness = name // as the host named it, which it checked Describe against
 		srcs = append(srcs, src)
+		// Sessions the vault keeps whose originals are gone (vault.go).
+		vsrc, ok, err := s.vaultSource(ctx, name, h, desc)
+		if err != nil {
+			errs = append(errs, fmt.Sprintf("%s vault: %v", name, err))
+		}
+		if ok {
+			srcs = append(srcs, vsrc)
+		}
 	}
 	// The persistent index answers any query over unchanged files from
 	// posting lists and candidate blocks (search.Options.Index).

@@ -38,6 +38,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/notesoup/notesoup/shared/atomicfile"
 )
@@ -233,8 +234,20 @@ func (v *Vault) save(entries map[string]*Entry) error {
 
 // Entries returns what the vault holds, in harness then path order. It
 // takes no lock: the manifest is replaced whole, so it is always one
-// sync's committed state.
+// sync's committed state. A process that asks again (a listing asks once
+// per harness) gets the entries it parsed before while the manifest's
+// size, time and inode are unchanged.
 func (v *Vault) Entries() ([]Entry, error) {
+	path := filepath.Join(v.dir, manifestName)
+	fi, statErr := os.Lstat(path)
+	if statErr == nil {
+		memo.Lock()
+		m, ok := memo.byPath[path]
+		memo.Unlock()
+		if ok && m.size == fi.Size() && m.mtime == fi.ModTime().UnixNano() && m.ino == inode(fi) {
+			return slices.Clone(m.entries), nil
+		}
+	}
 	m, err := v.load()
 	if err != nil {
 		return nil, err
@@ -244,7 +257,27 @@ func (v *Vault) Entries() ([]Entry, error) {
 		out = append(out, *e)
 	}
 	sortEntries(out)
+	if statErr == nil {
+		memo.Lock()
+		memo.byPath[path] = memoEntry{size: fi.Size(), mtime: fi.ModTime().UnixNano(), ino: inode(fi), entries: slices.Clone(out)}
+		memo.Unlock()
+	}
 	return out, nil
+}
+
+// memo holds the last manifest parsed per vault in this process. An entry
+// is used only while the stat it was read under still holds; a manifest
+// replaced in the same nanosecond with the same size lands on a new inode
+// (atomicfile renames a new file over it).
+var memo = struct {
+	sync.Mutex
+	byPath map[string]memoEntry
+}{byPath: map[string]memoEntry{}}
+
+type memoEntry struct {
+	size, mtime int64
+	ino         uint64
+	entries     []Entry
 }
 
 func sortEntries(es []Entry) {
