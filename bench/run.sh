@@ -138,7 +138,7 @@ if step newquery; then
 		dejaenv=(env HOME=$dejahome DEJA_INDEX_DIR=$dejahome/index DEJA_CLAUDE_ROOT=$CL DEJA_PI_ROOT=$PI DEJA_CODEX_ROOT=$CX)
 		echo "$(load)" >"$out/deja-build.load"
 		/usr/bin/time -f '%U %S %e %M' -o "$out/deja-build.cpu" "${dejaenv[@]}" "$DEJA" index --rebuild >/dev/null 2>&1 || log "deja index failed"
-		du -sb "$dejahome/index" | cut -f1 >"$out/deja-build.bytes"
+		du -sb "$dejahome" | cut -f1 >"$out/deja-build.bytes" # its index and whatever else it keeps there
 	fi
 	for i in "${!queries[@]}"; do
 		q=${queries[$i]} n=${names[$i]}
