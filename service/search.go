@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"fmt"
+	"os"
 
 	"github.com/notesoup/notesoup/shared/history/search"
 )
@@ -15,7 +16,19 @@ type SearchOptions struct {
 	// PerSession bounds the entries kept per session
 	// (search.DefaultPerSession when 0).
 	PerSession int
+	// Index answers from the persistent trigram index (search.Options.Index)
+	// instead of the raw prefilter and per-query answers. It is off unless
+	// asked for here or with NOTESOUP_SEARCH_INDEX=1: measured on the 1 GB
+	// corpus (BENCHMARKS.md, "Any new query"), it answers a new rare query
+	// in a fraction of the raw scan's CPU, but its first build takes tens of
+	// seconds and a query found in nearly every session takes seconds where
+	// the raw engine takes a fraction of one; it becomes the default when
+	// those are met.
+	Index bool
 }
+
+// indexEnv turns the index on for every search (SearchOptions.Index).
+const indexEnv = "NOTESOUP_SEARCH_INDEX"
 
 // Search runs a literal query over every session of every harness (see
 // package search): one source per harness the service reaches, built in or
@@ -49,9 +62,8 @@ func (s *Service) Search(ctx context.Context, query string, opts SearchOptions) 
 			srcs = append(srcs, vsrc)
 		}
 	}
-	// The persistent index answers any query over unchanged files from
-	// posting lists and candidate blocks (search.Options.Index).
-	res, err := search.Search(query, search.Options{Sources: srcs, CacheDir: opts.CacheDir, PerSession: opts.PerSession, Index: true})
+	index := opts.Index || os.Getenv(indexEnv) == "1"
+	res, err := search.Search(query, search.Options{Sources: srcs, CacheDir: opts.CacheDir, PerSession: opts.PerSession, Index: index})
 	if err != nil {
 		return res, err
 	}
