@@ -30,7 +30,6 @@ package vault
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -98,44 +97,44 @@ func (v *Vault) Dir() string { return v.dir }
 // Generation is one past generation of a transcript: what the file held
 // before it was rewritten in place. Its data file is kept.
 type Generation struct {
-	Gen  int   `json:"g"`
-	Size int64 `json:"s"`
-	CLen int64 `json:"c"`
+	Gen  int
+	Size int64
+	CLen int64
 }
 
 // Entry is one transcript the vault holds.
 type Entry struct {
 	// Harness names the harness that wrote the file, as in selectors.
-	Harness string `json:"h"`
+	Harness string
 	// ID is the session id the harness listed the file under.
-	ID string `json:"i"`
+	ID string
 	// Root is the absolute session root the file lies under; Rel is the
 	// file's path relative to it (slash-separated as the OS writes it).
-	Root string `json:"r"`
-	Rel  string `json:"p"`
+	Root string
+	Rel  string
 	// Gen is the current generation; Size its bytes copied so far, CLen
 	// the committed length of its data file.
-	Gen  int   `json:"g"`
-	Size int64 `json:"s"`
-	CLen int64 `json:"c"`
+	Gen  int
+	Size int64
+	CLen int64
 	// The original's stat when it was last copied: an unchanged stat means
 	// nothing to copy, without reading the file.
-	MTime int64  `json:"m"`
-	Ino   uint64 `json:"n,omitempty"`
+	MTime int64
+	Ino   uint64
 	// Head and Tail hash the first and the last 4 KiB of the Size bytes
 	// copied: a file that grew past them with both unchanged was appended
 	// to; otherwise it was rewritten.
-	Head string `json:"hh"`
-	Tail string `json:"th"`
+	Head string
+	Tail string
 	// State is the SHA-256 state over all Size bytes (hash.Hash's
 	// binary marshaling, base64): appends extend it without rereading,
 	// and a file seen with its old size but a new time is read whole and
 	// checked against it, so a same-size rewrite is not taken for a touch.
-	State string `json:"st"`
+	State string
 	// Older lists the earlier generations, oldest first.
-	Older []Generation `json:"o,omitempty"`
+	Older []Generation
 	// Synced is when bytes were last copied (Unix seconds).
-	Synced int64 `json:"t"`
+	Synced int64
 }
 
 // Path returns the original's absolute path.
@@ -151,12 +150,6 @@ func (v *Vault) dataFile(e Entry, gen int) string {
 	sum := sha256.Sum256([]byte(e.Harness + "\x00" + e.Root + "\x00" + e.Rel))
 	k := hex.EncodeToString(sum[:16])
 	return filepath.Join(v.dir, dataDir, k[:2], fmt.Sprintf("%s.%d.zst", k, gen))
-}
-
-// manifest is the committed state.
-type manifest struct {
-	Version int     `json:"version"`
-	Entries []Entry `json:"entries"`
 }
 
 // load reads the committed manifest; a vault never synced has none.
@@ -184,16 +177,13 @@ func (v *Vault) load() (map[string]*Entry, error) {
 	if len(data) > maxManifestBytes {
 		return nil, fmt.Errorf("vault manifest %s is over %d MiB; it is not one notesoup wrote", path, maxManifestBytes>>20)
 	}
-	var m manifest
-	if err := json.Unmarshal(data, &m); err != nil {
+	entries, err := decodeManifest(data)
+	if err != nil {
 		return nil, fmt.Errorf("vault manifest %s is damaged (%v); move the vault folder away and sync again", path, err)
 	}
-	if m.Version != manifestVersion {
-		return nil, fmt.Errorf("vault manifest %s has format %d, this notesoup reads %d; use a newer notesoup", path, m.Version, manifestVersion)
-	}
-	out := make(map[string]*Entry, len(m.Entries))
-	for i := range m.Entries {
-		e := &m.Entries[i]
+	out := make(map[string]*Entry, len(entries))
+	for i := range entries {
+		e := &entries[i]
 		if err := e.check(); err != nil {
 			return nil, fmt.Errorf("vault manifest %s: %w; move the vault folder away and sync again", path, err)
 		}
@@ -220,16 +210,12 @@ func (e *Entry) check() error {
 
 // save replaces the manifest with entries.
 func (v *Vault) save(entries map[string]*Entry) error {
-	m := manifest{Version: manifestVersion, Entries: make([]Entry, 0, len(entries))}
+	list := make([]Entry, 0, len(entries))
 	for _, e := range entries {
-		m.Entries = append(m.Entries, *e)
+		list = append(list, *e)
 	}
-	sortEntries(m.Entries)
-	data, err := json.Marshal(m)
-	if err != nil {
-		return err
-	}
-	return atomicfile.Write(filepath.Join(v.dir, manifestName), data, atomicfile.Options{Perm: 0o600})
+	sortEntries(list)
+	return atomicfile.Write(filepath.Join(v.dir, manifestName), encodeManifest(list), atomicfile.Options{Perm: 0o600})
 }
 
 // Entries returns what the vault holds, in harness then path order. It

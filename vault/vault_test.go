@@ -471,12 +471,16 @@ func TestRestore(t *testing.T) {
 }
 
 func TestDamagedManifestRefused(t *testing.T) {
+	good := func(e Entry) string { return string(encodeManifest([]Entry{e})) }
+	ok := Entry{Harness: "h", ID: "i", Root: "/r", Rel: "x", Gen: 1}
 	tests := []struct{ name, manifest, want string }{
-		{"not json", "{", "damaged"},
-		{"newer format", `{"version":99,"entries":[]}`, "format 99"},
-		{"escaping path", `{"version":1,"entries":[{"h":"h","r":"/r","p":"../x","g":1}]}`, "path"},
-		{"harness with a separator", `{"version":1,"entries":[{"h":"a/b","r":"/r","p":"x","g":1}]}`, "harness"},
-		{"relative root", `{"version":1,"entries":[{"h":"h","r":"r","p":"x","g":1}]}`, "root"},
+		{"json", `{"version":1,"entries":[]}`, "not a notesoup vault manifest"},
+		{"newer format", "notesoup-vault 99\nend\t0\t00000000\n", "format"},
+		{"cut short", good(ok)[:len(good(ok))-20], "cut short"},
+		{"flipped byte", strings.Replace(good(ok), "\tx\t", "\ty\t", 1), "checksum"},
+		{"escaping path", good(Entry{Harness: "h", Root: "/r", Rel: "../x", Gen: 1}), "path"},
+		{"harness with a separator", good(Entry{Harness: "a/b", Root: "/r", Rel: "x", Gen: 1}), "harness"},
+		{"relative root", good(Entry{Harness: "h", Root: "r", Rel: "x", Gen: 1}), "root"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -487,6 +491,27 @@ func TestDamagedManifestRefused(t *testing.T) {
 				t.Fatalf("err %v, want one saying %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestManifestRoundTrip: hostile names (tabs, newlines, percent signs)
+// and every field survive, and cannot forge a line.
+func TestManifestRoundTrip(t *testing.T) {
+	in := []Entry{
+		{Harness: "h", ID: "a\tb", Root: "/r\noot", Rel: "p%09/x\ny\r.jsonl", Gen: 3, Size: 10, CLen: 7, MTime: -1, Ino: 1 << 40,
+			Head: "aa", Tail: "bb", State: "c+/=", Synced: 99, Older: []Generation{{1, 5, 4}, {2, 8, 6}}},
+		{Harness: "g", ID: "", Root: "/", Rel: "z", Gen: 1},
+	}
+	data := encodeManifest(in)
+	if n := strings.Count(string(data), "\n"); n != 4 {
+		t.Fatalf("%d lines for 2 entries:\n%s", n, data)
+	}
+	out, err := decodeManifest(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprintf("%+v", out) != fmt.Sprintf("%+v", in) {
+		t.Fatalf("round trip:\n%+v\n%+v", out, in)
 	}
 }
 
