@@ -41,6 +41,10 @@ func Plugin() *harness.Builtin {
 		DescribeFile: Describe,
 		Decoder:      func([]string) history.Decoder { return Decoder{} },
 		Resolve:      Thresholds,
+		// The SessionStart hook gives each session its boot block; install
+		// writes it and the MCP server into settings.json.
+		Hook:      Hook,
+		Installer: Installer,
 
 		RawSearch: true,
 	}
