@@ -30,18 +30,23 @@ func Undo(home, cwd string, force bool) (UndoResult, error) {
 	if err != nil {
 		return res, err
 	}
+	dir := passesFolder(home, sp)
+	// Looked for before the lock, which creates the notes folders: an undo
+	// with nothing to undo leaves no trace.
+	if names, err := passNames(dir); err != nil || len(names) == 0 {
+		if err == nil {
+			err = fmt.Errorf("no dream pass to undo for the project %s (none under %s)", sp.Root(), dir)
+		}
+		return res, err
+	}
 	release, err := lockDreams(scopeDirs(sp))
 	if err != nil {
 		return res, err
 	}
 	defer release()
-	dir := passesFolder(home, sp)
 	names, err := passNames(dir)
 	if err != nil {
 		return res, err
-	}
-	if len(names) == 0 {
-		return res, fmt.Errorf("no dream pass to undo for the project %s (none under %s)", sp.Root(), dir)
 	}
 	passDir := filepath.Join(dir, names[len(names)-1])
 	res.PassDir = passDir
