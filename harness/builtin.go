@@ -57,6 +57,9 @@ type Builtin struct {
 	// Installer, when set, writes notesoup into the harness's own
 	// configuration and takes it out again.
 	Installer *Installer
+	// Doctor, when set, reports the harness's own rows of
+	// `notesoup doctor`.
+	Doctor Doctor
 
 	// RawSearch says Describe lists contract.CapRawSearch: every letter
 	// and digit the decoder emits is in the file's bytes, except inside

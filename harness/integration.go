@@ -72,6 +72,10 @@ type Installer struct {
 	// Uninstall removes what Install wrote and nothing else; it never
 	// touches the notes.
 	Uninstall func(InstallRequest) (InstallReport, error)
+	// Package, for a harness that installs a package of its own (the
+	// Claude Code marketplace, the Pi package), is that package's folder
+	// name under share/notesoup in a release archive; empty for none.
+	Package string
 }
 
 // InstallRequest says where and what to install or uninstall.
@@ -83,6 +87,13 @@ type InstallRequest struct {
 	Binary string
 	// DryRun reports what would change and writes nothing.
 	DryRun bool
+	// Package is the folder of the package to install (Installer.Package),
+	// as found in a release or a build; empty to reuse the one in Stage.
+	Package string
+	// Stage is the stable folder where the package is kept once installed,
+	// with the installed binaries in it (see internal/installdir); the
+	// harness's configuration points there, never at Package.
+	Stage string
 }
 
 // InstallReport is what an install or uninstall did, or would do.

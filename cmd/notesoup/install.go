@@ -12,6 +12,7 @@ import (
 
 	"github.com/notesoup/notesoup/harness"
 	"github.com/notesoup/notesoup/harness/builtins"
+	"github.com/notesoup/notesoup/internal/installdir"
 )
 
 func init() {
@@ -50,7 +51,11 @@ func runInstaller(verb string, args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	bin := new(string)
 	if verb == "install" {
-		bin = fs.String("binary", "", "the notesoup binary the harness should run (default: this executable)")
+		bin = fs.String("binary", "", "the notesoup binary the harness should run, as it is (default: this notesoup, copied first into notesoup's install folder)")
+	}
+	pkg := new(string)
+	if verb == "install" && inst.Package != "" {
+		pkg = fs.String("package", "", "the "+inst.Package+" folder to install (default: share/notesoup/"+inst.Package+" beside this notesoup's bin folder, as in a release archive)")
 	}
 	if err := fs.Parse(args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -69,16 +74,32 @@ func runInstaller(verb string, args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
+	root, err := installdir.Root()
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", prog, err)
+		return 1
+	}
+	if inst.Package != "" {
+		req.Stage = installdir.PackageDir(root, inst.Package)
+	}
+	var pre []string // what placing the binaries did, said first
 	run := inst.Uninstall
 	if verb == "install" {
 		run = inst.Install
-		if req.Binary, err = installBinary(*bin); err != nil {
+		if req.Binary, pre, err = placeBinaries(*bin, installdir.BinDir(root), *dry); err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", prog, err)
 			return 1
 		}
+		if inst.Package != "" {
+			req.Package = findPackage(*pkg, inst.Package)
+		}
 	}
 	rep, err := run(req)
+	rep.Messages = append(pre, rep.Messages...)
 	if err != nil {
+		for _, m := range rep.Messages {
+			fmt.Fprintln(stderr, m)
+		}
 		fmt.Fprintf(stderr, "%s: %v\n", prog, err)
 		return 1
 	}
@@ -104,19 +125,58 @@ func runInstaller(verb string, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// installBinary is the absolute path of the notesoup binary to wire in:
-// the one given, else this executable.
-func installBinary(given string) (string, error) {
-	if given == "" {
-		exe, err := os.Executable()
+// placeBinaries returns the notesoup binary the harness should run. Given
+// one (--binary), it is used as it is. Otherwise this notesoup (and the
+// notesoup-host beside it) is copied into binDir first, so that what the
+// harness runs survives a build directory or an unpacked archive being
+// deleted or rebuilt; it returns what the copy did.
+func placeBinaries(given, binDir string, dryRun bool) (string, []string, error) {
+	if given != "" {
+		abs, err := filepath.Abs(given)
 		if err != nil {
-			return "", fmt.Errorf("finding this executable: %v (pass --binary)", err)
+			return "", nil, fmt.Errorf("--binary: %v", err)
 		}
-		given = exe
+		return abs, nil, nil
 	}
-	abs, err := filepath.Abs(given)
+	exe, err := os.Executable()
 	if err != nil {
-		return "", fmt.Errorf("--binary: %v", err)
+		return "", nil, fmt.Errorf("finding this executable: %v (pass --binary)", err)
 	}
-	return abs, nil
+	if r, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = r
+	}
+	changes, err := installdir.InstallBinaries(exe, binDir, dryRun)
+	var msgs []string
+	for _, c := range changes {
+		msgs = append(msgs, c.Message)
+	}
+	if err != nil {
+		return "", msgs, err
+	}
+	return filepath.Join(binDir, installdir.Light), msgs, nil
+}
+
+// findPackage is the package folder to install: the one given, else
+// share/notesoup/<name> beside this notesoup's bin folder (the release
+// archive's layout), else "" (the installer reuses the staged copy, or
+// says what to pass).
+func findPackage(given, name string) string {
+	if given != "" {
+		if abs, err := filepath.Abs(given); err == nil {
+			return abs
+		}
+		return given
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	if r, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = r
+	}
+	p := filepath.Join(filepath.Dir(filepath.Dir(exe)), "share", "notesoup", name)
+	if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+		return p
+	}
+	return ""
 }

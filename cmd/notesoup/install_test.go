@@ -64,17 +64,22 @@ func TestInstallCodexCommand(t *testing.T) {
 }
 
 func TestInstallerUsage(t *testing.T) {
+	// Misuse must stop before anything is copied; if it did not, the copy
+	// lands in a temporary home, not the real one.
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("NOTESOUP_HOME", t.TempDir())
+	t.Setenv("XDG_DATA_HOME", "")
 	tests := []struct {
 		args []string
 		// stderr must hold want.
 		want string
 	}{
-		{[]string{"install"}, "harnesses: codex"},
-		{[]string{"uninstall"}, "harnesses: codex"},
+		{[]string{"install"}, "harnesses: claude, pi, codex"},
+		{[]string{"uninstall"}, "harnesses: claude, pi, codex"},
 		{[]string{"install", "--dry-run"}, "Usage: notesoup install <harness>"},
-		{[]string{"install", "claude"}, `harness "claude" has no installer; notesoup installs into codex`},
-		{[]string{"uninstall", "pi"}, `harness "pi" has no installer`},
 		{[]string{"install", "emacs"}, `harness "emacs" has no installer`},
+		{[]string{"install", "pi", "extra"}, "unexpected arguments"},
+		{[]string{"uninstall", "claude", "--package", "/x"}, "flag provided but not defined: -package"},
 		{[]string{"install", "codex", "extra"}, "unexpected arguments"},
 		{[]string{"uninstall", "codex", "--binary", "/x"}, "flag provided but not defined: -binary"},
 	}

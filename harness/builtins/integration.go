@@ -45,6 +45,26 @@ func having(has func(*harness.Builtin) bool) []string {
 
 func hasHook(b *harness.Builtin) bool      { return b.Hook != nil }
 func hasInstaller(b *harness.Builtin) bool { return b.Installer != nil }
+func hasDoctor(b *harness.Builtin) bool    { return b.Doctor != nil }
+
+// WithDoctor returns the built-in harnesses that report rows of
+// `notesoup doctor`.
+func WithDoctor() []string { return having(hasDoctor) }
+
+// Doctor returns the rows the named harness reports about itself; env.Stage
+// is set to where install keeps that harness's package (stage maps an
+// Installer.Package name to its folder).
+func Doctor(ctx context.Context, name string, env harness.DoctorEnv, stage func(pkg string) string) []harness.Check {
+	b, ok := find(name)
+	if !ok || b.Doctor == nil {
+		return nil
+	}
+	env.Stage = ""
+	if b.Installer != nil && b.Installer.Package != "" && stage != nil {
+		env.Stage = stage(b.Installer.Package)
+	}
+	return b.Doctor(ctx, env)
+}
 
 // WithHook returns the built-in harnesses that run notesoup's hook command.
 func WithHook() []string { return having(hasHook) }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -15,16 +16,21 @@ func TestHooksAndInstallersAreFoundByName(t *testing.T) {
 	if got, want := WithHook(), []string{"codex"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("WithHook() = %v, want %v", got, want)
 	}
-	if got, want := WithInstaller(), []string{"codex"}; !reflect.DeepEqual(got, want) {
-		t.Errorf("WithInstaller() = %v, want %v", got, want)
-	}
-	if inst, err := Installer("codex"); err != nil || inst.HomeFlag == "" || inst.Install == nil || inst.Uninstall == nil {
-		t.Errorf("Installer(codex) = %+v, %v", inst, err)
-	}
-	for _, name := range []string{"claude", "pi", "emacs"} {
-		if _, err := Installer(name); err == nil || !strings.Contains(err.Error(), "installs into codex") {
-			t.Errorf("Installer(%q): err = %v, want one naming codex", name, err)
+	// claude, pi and codex install and report doctor rows (a harness added
+	// later may too, so these are checked as members).
+	for _, name := range []string{"claude", "pi", "codex"} {
+		if !slices.Contains(WithInstaller(), name) || !slices.Contains(WithDoctor(), name) {
+			t.Errorf("WithInstaller() = %v, WithDoctor() = %v: want both to hold %s", WithInstaller(), WithDoctor(), name)
 		}
+		if inst, err := Installer(name); err != nil || inst.HomeFlag == "" || inst.Install == nil || inst.Uninstall == nil {
+			t.Errorf("Installer(%s) = %+v, %v", name, inst, err)
+		}
+	}
+	if inst, _ := Installer("codex"); inst.Package != "" {
+		t.Errorf("codex installs no package, Installer says %q", inst.Package)
+	}
+	if _, err := Installer("emacs"); err == nil || !strings.Contains(err.Error(), "claude, pi, codex") {
+		t.Errorf("Installer(emacs): err = %v, want one naming the harnesses with installers", err)
 	}
 }
 

@@ -39,6 +39,8 @@ func Plugin() *harness.Builtin {
 		Notice:       IncompleteHistoryNotice,
 		Resolve:      Thresholds,
 		RawSearch:    true,
+		Installer:    Installer,
+		Doctor:       Doctor,
 
 		SynthesizedWords: SynthesizedWords,
 	}

@@ -43,6 +43,7 @@ func Plugin() *harness.Builtin {
 		SessionMetaKey: "threadId",
 		Hook:           Hook,
 		Installer:      Installer,
+		Doctor:         Doctor,
 
 		RawSearch:        true,
 		SynthesizedWords: SynthesizedWords,

@@ -36,6 +36,8 @@ func Plugin() *harness.Builtin {
 		DescribeFile: Describe,
 		Decoder:      func([]string) history.Decoder { return Decoder{} },
 		Resolve:      Thresholds,
+		Installer:    Installer,
+		Doctor:       Doctor,
 
 		RawSearch:        true,
 		SynthesizedWords: SynthesizedWords,
