@@ -1,5 +1,5 @@
 // Package builtins lists the harnesses built into notesoup (Claude Code, Pi,
-// Codex, Gemini CLI) and calls them in-process.
+// Codex, Gemini CLI, GitHub Copilot CLI) and calls them in-process.
 //
 // The plugin host runs each of them as a subprocess, which a long-lived
 // process (the MCP server) wants: a decoder that panics takes down one
@@ -22,6 +22,7 @@ import (
 	"github.com/notesoup/notesoup/harness"
 	"github.com/notesoup/notesoup/harness/claude"
 	"github.com/notesoup/notesoup/harness/codex"
+	"github.com/notesoup/notesoup/harness/copilot"
 	"github.com/notesoup/notesoup/harness/gemini"
 	"github.com/notesoup/notesoup/harness/pi"
 )
@@ -40,6 +41,7 @@ var all = []builtin{
 	{pi.Name, pi.Plugin},
 	{codex.Name, codex.Plugin},
 	{gemini.Name, gemini.Plugin},
+	{copilot.Name, copilot.Plugin},
 }
 
 // Names returns the built-in harness names, in their listed order.

@@ -8,7 +8,7 @@ import (
 )
 
 func TestLocalServesEachBuiltin(t *testing.T) {
-	if got, want := Names(), []string{"claude", "pi", "codex", "gemini"}; !reflect.DeepEqual(got, want) {
+	if got, want := Names(), []string{"claude", "pi", "codex", "gemini", "copilot"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("Names() = %v, want %v", got, want)
 	}
 	var l Local
