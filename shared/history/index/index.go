@@ -30,19 +30,47 @@ import (
 // Fold appends the case-folded form of s to dst: ASCII letters lower case,
 // every other rune the smallest rune of its simple-fold orbit (ASCII upper
 // case then lowered), so two runes fold alike exactly when
-// unicode.SimpleFold relates them.
-func Fold(dst []byte, s string) []byte {
+// unicode.SimpleFold relates them. Invalid UTF-8 folds to U+FFFD, one per
+// byte, as utf8.DecodeRune reads it.
+func Fold(dst []byte, s string) []byte { return fold(dst, s) }
+
+// FoldBytes is Fold over bytes.
+func FoldBytes(dst, s []byte) []byte { return fold(dst, s) }
+
+// lowerASCII maps every byte to itself except A-Z, lowered.
+var lowerASCII = func() (t [256]byte) {
+	for i := range t {
+		t[i] = byte(i)
+		if 'A' <= i && i <= 'Z' {
+			t[i] = byte(i + 'a' - 'A')
+		}
+	}
+	return t
+}()
+
+// LowerASCII appends s with A-Z lowered and every other byte unchanged.
+func LowerASCII(dst, s []byte) []byte {
+	n := len(dst)
+	dst = slices.Grow(dst, len(s))[:n+len(s)]
+	out := dst[n:]
+	for i, c := range s {
+		out[i] = lowerASCII[c]
+	}
+	return dst
+}
+
+func fold[T string | []byte](dst []byte, s T) []byte {
+	// Runs of ASCII are lowered through a table into room made once; a
+	// non-ASCII rune takes the orbit walk.
+	dst = slices.Grow(dst, len(s))
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			dst = append(dst, c)
+			dst = append(dst, lowerASCII[c])
 			i++
 			continue
 		}
-		r, w := utf8.DecodeRuneInString(s[i:])
+		r, w := utf8.DecodeRuneInString(string(s[i:min(i+utf8.UTFMax, len(s))]))
 		i += w
 		dst = utf8.AppendRune(dst, foldRune(r))
 	}
@@ -88,7 +116,8 @@ func QueryTrigrams(query string) []Trigram {
 // bitmap.
 type Builder struct {
 	docs  uint32
-	lists map[Trigram]*posting
+	lists map[Trigram]uint32 // into posts
+	posts []posting
 	seen  []uint64  // bitmap over all 2^24 trigrams: seen in this document
 	set   []Trigram // the bits to clear after this document
 	fold  []byte
@@ -103,7 +132,7 @@ type posting struct {
 
 // NewBuilder returns an empty builder.
 func NewBuilder() *Builder {
-	return &Builder{lists: map[Trigram]*posting{}, seen: make([]uint64, 1<<24/64)}
+	return &Builder{lists: map[Trigram]uint32{}, seen: make([]uint64, 1<<24/64)}
 }
 
 // Docs is how many documents were added.
@@ -116,32 +145,58 @@ func (b *Builder) Add(texts ...string) uint32 {
 	b.docs++
 	for _, t := range texts {
 		b.fold = Fold(b.fold[:0], t)
-		f := b.fold
-		for i := 0; i+3 <= len(f); i++ {
-			tg := Trigram(uint32(f[i])<<16 | uint32(f[i+1])<<8 | uint32(f[i+2]))
-			w, bit := tg>>6, uint64(1)<<(tg&63)
-			if b.seen[w]&bit != 0 {
-				continue
-			}
-			b.seen[w] |= bit
-			b.set = append(b.set, tg)
-			p := b.lists[tg]
-			if p == nil {
-				p = &posting{}
-				b.lists[tg] = p
-				p.buf = binary.AppendUvarint(p.buf, uint64(doc))
-			} else {
-				p.buf = binary.AppendUvarint(p.buf, uint64(doc-p.last))
-			}
-			p.last = doc
-			p.n++
-		}
+		b.add(doc, b.fold)
 	}
+	b.endDoc()
+	return doc
+}
+
+// AddBytes adds the next document, text (folded here), and returns its
+// number.
+func (b *Builder) AddBytes(text []byte) uint32 {
+	doc := b.docs
+	b.docs++
+	b.fold = FoldBytes(b.fold[:0], text)
+	b.add(doc, b.fold)
+	b.endDoc()
+	return doc
+}
+
+func (b *Builder) add(doc uint32, f []byte) {
+	for i := 0; i+3 <= len(f); i++ {
+		tg := Trigram(uint32(f[i])<<16 | uint32(f[i+1])<<8 | uint32(f[i+2]))
+		w, bit := tg>>6, uint64(1)<<(tg&63)
+		if b.seen[w]&bit != 0 {
+			continue
+		}
+		b.seen[w] |= bit
+		b.set = append(b.set, tg)
+	}
+}
+
+// endDoc appends the document to the lists of the trigrams it holds: once
+// per distinct trigram, after the scan, so the map is touched only for
+// those.
+func (b *Builder) endDoc() {
+	doc := b.docs - 1
 	for _, tg := range b.set {
 		b.seen[tg>>6] = 0
+		k, ok := b.lists[tg]
+		if !ok {
+			k = uint32(len(b.posts))
+			b.lists[tg] = k
+			b.posts = append(b.posts, posting{})
+		}
+		p := &b.posts[k]
+		if p.n == 0 {
+			p.buf = binary.AppendUvarint(p.buf, uint64(doc))
+		} else {
+			p.buf = binary.AppendUvarint(p.buf, uint64(doc-p.last))
+		}
+		p.last = doc
+		p.n++
 	}
 	b.set = b.set[:0]
-	return doc
 }
 
 // Layout of a built index (integers little endian):
@@ -170,14 +225,14 @@ func (b *Builder) Append(dst []byte) []byte {
 	dst = binary.LittleEndian.AppendUint32(dst, uint32(len(keys)))
 	end := uint32(0)
 	for _, tg := range keys {
-		p := b.lists[tg]
+		p := &b.posts[b.lists[tg]]
 		end += uint32(len(p.buf))
 		dst = binary.LittleEndian.AppendUint32(dst, uint32(tg))
 		dst = binary.LittleEndian.AppendUint32(dst, p.n)
 		dst = binary.LittleEndian.AppendUint32(dst, end)
 	}
 	for _, tg := range keys {
-		dst = append(dst, b.lists[tg].buf...)
+		dst = append(dst, b.posts[b.lists[tg]].buf...)
 	}
 	return dst
 }

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -10,10 +11,14 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
+	"unicode/utf8"
+	"unsafe"
 
 	"github.com/notesoup/notesoup/internal/filelock"
 	"github.com/notesoup/notesoup/shared/history"
+	"github.com/notesoup/notesoup/shared/history/index"
 )
 
 // searchIndexed answers a query from the persistent index (see store.go):
@@ -176,43 +181,50 @@ func searchIndexed(query string, per, workers int, opts Options) (Result, error)
 	}
 	wg.Wait()
 
-	// Unchanged sessions: the index of each segment holding one, then the
-	// candidate blocks.
-	bySeg := map[string][]*slot{}
+	// Every session in the order the answer lists them (newest first);
+	// those decoded now or refused have their answers, the others are
+	// verified from the index in that order, two at a time, until Limit
+	// sessions with matches are complete.
+	items := make([]*item, 0, len(slots))
 	for i := range slots {
 		for k := range slots[i] {
 			sl := &slots[i][k]
-			if sl.answer == nil && sl.ent != nil && sl.ent.Blocks > 0 && fresh[sl.sess.Path] == nil {
-				bySeg[sl.ent.Seg] = append(bySeg[sl.ent.Seg], sl)
+			it := &item{sess: sl.sess, ans: sl.answer, ent: sl.ent, src: &s.srcs[i], everyTime: s.srcs[i].everyTime}
+			if it.ans == nil && it.ent == nil {
+				continue
 			}
+			if it.ans == nil {
+				e := it.ent
+				it.sess.Size = e.Key.Size
+				if e.Updated != 0 {
+					it.sess.Updated = time.Unix(0, e.Updated)
+				} else if it.sess.Updated.IsZero() {
+					it.sess.Updated = time.Unix(0, e.Key.MTime)
+				}
+				if e.Err != "" || e.Blocks == 0 || fresh[it.sess.Path] != nil {
+					it.ans = &fileAnswer{Key: e.Key, Err: e.Err}
+				}
+			} else if it.ans.Hits != nil {
+				it.sess.Updated = it.ans.Hits.Session.Updated
+			}
+			items = append(items, it)
 		}
 	}
-	answers := map[*entry]*fileAnswer{}
-	var damaged []string
-	var qw sync.WaitGroup
-	for name, sls := range bySeg {
-		qw.Add(1)
-		go func() {
-			defer qw.Done()
-			ents := make([]*entry, len(sls))
-			for i, sl := range sls {
-				ents[i] = sl.ent
-			}
-			got, err := querySegment(dir, name, m.Segs[name], query, per, ents)
-			mu.Lock()
-			defer mu.Unlock()
-			if err != nil {
-				damaged = append(damaged, name)
-				return
-			}
-			for e, a := range got {
-				answers[e] = a
-			}
-		}()
-	}
-	qw.Wait()
+	sort.SliceStable(items, func(i, j int) bool {
+		a, b := items[i].sess, items[j].sess
+		if !a.Updated.Equal(b.Updated) {
+			return a.Updated.After(b.Updated)
+		}
+		return a.Path < b.Path
+	})
+	q := newQueryPlan(query, per)
+	segs := &segSet{dir: dir, sizes: m.Segs, open: map[string]*segState{}}
+	defer segs.close()
+	cut := q.verify(items, segs, opts.Limit, workers)
 	// A segment that could not be read: its sessions are decoded now
-	// (and stored anew), as if they had changed.
+	// (and stored anew), as if they had changed, and the order walked
+	// again (what was verified is kept).
+	damaged := segs.damagedNames()
 	if len(damaged) > 0 {
 		bad := map[string]bool{}
 		for _, d := range damaged {
@@ -222,22 +234,19 @@ func searchIndexed(query string, per, workers int, opts Options) (Result, error)
 		ws := &worker{s: s}
 		b := newSegBuilder()
 		var mine []*entry
-		for i := range slots {
-			for k := range slots[i] {
-				sl := &slots[i][k]
-				if sl.answer != nil || sl.ent == nil || !bad[sl.ent.Seg] || fresh[sl.sess.Path] != nil {
-					continue
-				}
-				delete(s.cache.Files, sl.sess.Path)
-				e, a, how := ws.indexFile(&s.srcs[i], sl.sess, b)
-				sl.ent, sl.answer = e, a
-				if how == fromDecode {
-					stats.Decoded++
-					stats.Cached--
-					fresh[sl.sess.Path] = e
-					if e.Blocks > 0 {
-						mine = append(mine, e)
-					}
+		for _, it := range items {
+			if it.ans != nil || it.ent == nil || !bad[it.ent.Seg] {
+				continue
+			}
+			delete(s.cache.Files, it.sess.Path)
+			e, a, how := ws.indexFile(it.src, it.sess, b)
+			it.ent, it.ans = e, a
+			if how == fromDecode {
+				stats.Decoded++
+				stats.Cached--
+				fresh[it.sess.Path] = e
+				if e.Blocks > 0 {
+					mine = append(mine, e)
 				}
 			}
 		}
@@ -253,6 +262,7 @@ func searchIndexed(query string, per, workers int, opts Options) (Result, error)
 				}
 			}
 		}
+		cut = q.verify(items, segs, opts.Limit, workers)
 	}
 
 	for i, src := range opts.Sources {
@@ -261,52 +271,32 @@ func searchIndexed(query string, per, workers int, opts Options) (Result, error)
 		}
 	}
 	listed := map[string]bool{}
-	for i := range slots {
-		for k := range slots[i] {
-			sl := &slots[i][k]
-			a := sl.answer
-			sess := sl.sess
-			if a == nil && sl.ent != nil {
-				a = answers[sl.ent]
-				if a == nil {
-					a = &fileAnswer{Key: sl.ent.Key, Err: sl.ent.Err}
-				}
-				sess.Size = sl.ent.Key.Size
-				if sl.ent.Updated != 0 {
-					sess.Updated = time.Unix(0, sl.ent.Updated)
-				} else if sess.Updated.IsZero() {
-					sess.Updated = time.Unix(0, sl.ent.Key.MTime)
-				}
-				if a.Hits != nil {
-					a.Hits.Session = history.VisibleSession(sess)
-				}
+	for k, it := range items {
+		if !it.everyTime {
+			listed[it.sess.Path] = true
+		}
+		stats.Files++
+		if it.ent != nil {
+			stats.Bytes += it.ent.Key.Size
+		} else {
+			stats.Bytes += it.ans.Key.Size
+		}
+		if it.ans != nil && it.ans.Err != "" {
+			res.Errors = append(res.Errors, it.ans.Err)
+			continue
+		}
+		if k >= cut {
+			if it.ans != nil && it.ans.Count > 0 || it.ans == nil && segs.mayMatch(q, it.ent) {
+				res.More++
 			}
-			if a == nil {
-				continue
-			}
-			if !s.srcs[i].everyTime {
-				listed[sess.Path] = true
-			}
-			stats.Files++
-			stats.Bytes += a.Key.Size
-			if a.Err != "" {
-				res.Errors = append(res.Errors, a.Err)
-				continue
-			}
-			if a.Count > 0 && a.Hits != nil {
-				res.Sessions = append(res.Sessions, SessionHits{Session: a.Hits.Session, Count: a.Count, Entries: a.Hits.Entries})
-			}
+			continue
+		}
+		if a := it.ans; a != nil && a.Count > 0 && a.Hits != nil {
+			res.Sessions = append(res.Sessions, SessionHits{Session: a.Hits.Session, Count: a.Count, Entries: a.Hits.Entries})
 		}
 	}
 	res.Stats = stats
 	res.Errors = append(res.Errors, errs...)
-	sort.SliceStable(res.Sessions, func(i, j int) bool {
-		a, b := res.Sessions[i], res.Sessions[j]
-		if !a.Session.Updated.Equal(b.Session.Updated) {
-			return a.Session.Updated.After(b.Session.Updated)
-		}
-		return a.Session.Path < b.Session.Path
-	})
 	gone := false
 	for p := range m.Entries {
 		if !listed[p] {
@@ -399,7 +389,7 @@ func (w *worker) indexFile(src *source, sess history.Session, b *segBuilder) (*e
 		var mt matcher
 		mt.init(w.s.query, w.s.per)
 		for _, ev := range events {
-			mt.event(ev, false)
+			mt.event(ev)
 		}
 		mt.finish(sess, a)
 		if len(events) > 0 {
@@ -415,21 +405,38 @@ type matcher struct {
 	per   int
 	count int
 	ring  []history.Event
+	// unsettled is how many of the ring's last events alias a block.
+	unsettled int
 }
 
 func (m *matcher) init(q string, per int) {
-	m.q, m.per, m.count, m.ring = q, per, 0, m.ring[:0]
+	m.q, m.per, m.count, m.ring, m.unsettled = q, per, 0, m.ring[:0], 0
 }
 
-// event tests one masked event; clone copies a kept one out of a mapping.
-func (m *matcher) event(ev history.Event, clone bool) {
-	if !Matches(ev, m.q) {
-		return
+// event tests one masked event.
+func (m *matcher) event(ev history.Event) {
+	if Matches(ev, m.q) {
+		m.keep(ev)
 	}
+}
+
+// add counts an event known to match whose strings alias a block's
+// buffer; settle copies those still kept out before the buffer is reused,
+// so an event that a newer match pushes out is never copied.
+func (m *matcher) add(ev history.Event) {
+	m.keep(ev)
+	m.unsettled = min(m.unsettled+1, len(m.ring))
+}
+
+func (m *matcher) settle() {
+	for i := len(m.ring) - m.unsettled; i < len(m.ring); i++ {
+		m.ring[i] = cloneEvent(m.ring[i])
+	}
+	m.unsettled = 0
+}
+
+func (m *matcher) keep(ev history.Event) {
 	m.count++
-	if clone {
-		ev = cloneEvent(ev)
-	}
 	if len(m.ring) < m.per {
 		m.ring = append(m.ring, ev)
 	} else {
@@ -456,73 +463,298 @@ func (m *matcher) finish(sess history.Session, a *fileAnswer) {
 	a.Hits = &hits{Session: history.VisibleSession(sess), Entries: entries}
 }
 
-// querySegment answers query for the sessions ents (all in segment name):
-// the trigram index names candidate blocks, and only those are read. A
-// fault on the mapping (the file truncated under the search) is an error,
-// not a crash.
-func querySegment(dir, name string, size int64, query string, per int, ents []*entry) (out map[*entry]*fileAnswer, err error) {
-	seg, err := openSegment(dir, name, size)
-	if err != nil {
-		return nil, err
+// item is one session as the query phase walks them, newest first.
+type item struct {
+	sess      history.Session
+	src       *source
+	ent       *entry      // its manifest entry (nil: decoded every time)
+	ans       *fileAnswer // nil until known
+	everyTime bool
+}
+
+// queryPlan is the query as blocks are verified against it: an ASCII query
+// is found in the block's text with ASCII letters lowered (exactly
+// history.IndexFold's ASCII path), any other in the text folded as
+// index.Fold folds it (exactly its rune-by-rune path: two runes are equal
+// under simple folding when they fold alike). Either way one substring
+// search covers the whole block, and only the events holding a match are
+// parsed into entries.
+type queryPlan struct {
+	query  string
+	per    int
+	ascii  bool
+	needle []byte
+}
+
+func newQueryPlan(query string, per int) *queryPlan {
+	q := &queryPlan{query: query, per: per, ascii: true}
+	for i := 0; i < len(query); i++ {
+		if query[i] >= utf8.RuneSelf {
+			q.ascii = false
+			break
+		}
 	}
-	defer seg.unmap()
+	if q.ascii {
+		q.needle = index.LowerASCII(nil, []byte(query))
+	} else {
+		q.needle = index.Fold(nil, query)
+	}
+	return q
+}
+
+// segState is one segment as a query reads it: opened and its candidate
+// blocks found once, by the first session that needs them.
+type segState struct {
+	once    sync.Once
+	seg     *segment
+	docs    []uint32
+	all     bool
+	err     error
+	damaged atomic.Bool
+}
+
+// segSet is the segments a query opened.
+type segSet struct {
+	dir   string
+	sizes map[string]int64
+	mu    sync.Mutex
+	open  map[string]*segState
+	query string
+}
+
+func (ss *segSet) get(name, query string) *segState {
+	ss.mu.Lock()
+	st := ss.open[name]
+	if st == nil {
+		st = &segState{}
+		ss.open[name] = st
+	}
+	ss.mu.Unlock()
+	st.once.Do(func() {
+		size, ok := ss.sizes[name]
+		if !ok {
+			st.err = errSegment
+		} else if st.seg, st.err = openSegment(ss.dir, name, size); st.err == nil {
+			st.docs, st.all, st.err = candidates(st.seg, query)
+		}
+		if st.err != nil {
+			st.damaged.Store(true)
+		}
+	})
+	return st
+}
+
+// candidates reads the trigram index; a fault on the mapping (the file
+// truncated under the search) is an error, not a crash.
+func candidates(seg *segment, query string) (docs []uint32, all bool, err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
-			out, err = nil, fmt.Errorf("%s: %v: %w", name, r, errSegment)
+			docs, all, err = nil, false, fmt.Errorf("%v: %w", r, errSegment)
 		}
 	}()
-	sort.Slice(ents, func(i, j int) bool { return ents[i].First < ents[j].First })
-	for _, e := range ents {
-		if uint64(e.First)+uint64(e.Blocks) > uint64(seg.blocks) {
-			return nil, errSegment
+	return seg.idx.Candidates(query)
+}
+
+func (ss *segSet) damagedNames() []string {
+	var out []string
+	for name, st := range ss.open {
+		if st.damaged.Load() {
+			out = append(out, name)
 		}
 	}
-	docs, all, err := seg.idx.Candidates(query)
+	sort.Strings(out)
+	return out
+}
+
+func (ss *segSet) close() {
+	for _, st := range ss.open {
+		if st.seg != nil {
+			st.seg.unmap()
+		}
+	}
+}
+
+// blocksOf returns the candidate blocks of e in its segment.
+func (st *segState) blocksOf(e *entry) ([]uint32, bool, error) {
+	if uint64(e.First)+uint64(e.Blocks) > uint64(st.seg.blocks) {
+		return nil, false, errSegment
+	}
+	if st.all {
+		return nil, true, nil
+	}
+	lo := sort.Search(len(st.docs), func(i int) bool { return st.docs[i] >= e.First })
+	hi := sort.Search(len(st.docs), func(i int) bool { return st.docs[i] >= e.First+e.Blocks })
+	return st.docs[lo:hi], false, nil
+}
+
+// mayMatch says whether the index leaves e a candidate (an upper bound of
+// the sessions past a limit).
+func (ss *segSet) mayMatch(q *queryPlan, e *entry) bool {
+	st := ss.get(e.Seg, q.query)
+	if st.err != nil {
+		return true
+	}
+	docs, all, err := st.blocksOf(e)
+	return err != nil || all || len(docs) > 0
+}
+
+// verify finds the answers of items (newest first) that are not known
+// yet, with workers goroutines taking them in order, and stops handing
+// them out once the first limit sessions with matches (0: all) are
+// complete; it returns how many items, from the first, the answer is
+// complete over. A session in a damaged segment is left unknown (and its
+// segment marked) for the caller to decode.
+func (q *queryPlan) verify(items []*item, segs *segSet, limit, workers int) int {
+	var (
+		next   atomic.Int64
+		stop   atomic.Bool
+		mu     sync.Mutex
+		done   = make([]bool, len(items))
+		prefix int
+		found  int
+		cut    = -1
+	)
+	// advance moves the complete prefix on; called with mu held.
+	advance := func() {
+		for cut < 0 && prefix < len(items) && done[prefix] {
+			it := items[prefix]
+			prefix++
+			if it.ans != nil && it.ans.Count > 0 && it.ans.Err == "" {
+				found++
+				if limit > 0 && found >= limit {
+					cut = prefix
+					stop.Store(true)
+				}
+			}
+		}
+	}
+	var wg sync.WaitGroup
+	for range max(1, workers) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			br := &blockReader{}
+			var mt matcher
+			for !stop.Load() {
+				i := int(next.Add(1) - 1)
+				if i >= len(items) {
+					return
+				}
+				it := items[i]
+				if it.ans == nil {
+					if st := segs.get(it.ent.Seg, q.query); st.err == nil {
+						a, err := q.session(br, &mt, st, it)
+						if err != nil {
+							st.damaged.Store(true)
+						} else {
+							it.ans = a
+						}
+					}
+				}
+				mu.Lock()
+				done[i] = true
+				advance()
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if cut < 0 {
+		return len(items)
+	}
+	return cut
+}
+
+// session verifies one session's candidate blocks.
+func (q *queryPlan) session(br *blockReader, mt *matcher, st *segState, it *item) (a *fileAnswer, err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			a, err = nil, fmt.Errorf("%v: %w", r, errSegment)
+		}
+	}()
+	e := it.ent
+	docs, all, err := st.blocksOf(e)
 	if err != nil {
 		return nil, err
 	}
-	out = map[*entry]*fileAnswer{}
-	var mt matcher
-	var evs []history.Event
-	// Walk the candidates and the sessions (both ascending) together.
-	k := 0
-	for _, e := range ents {
-		lo, hi := e.First, e.First+e.Blocks
-		mt.init(query, per)
-		visit := func(d uint32) error {
-			evs, err = seg.block(d, evs[:0])
-			if err != nil {
-				return err
-			}
-			for _, ev := range evs {
-				mt.event(ev, true)
-			}
-			return nil
-		}
-		if all {
-			for d := lo; d < hi; d++ {
-				if err := visit(d); err != nil {
-					return nil, err
-				}
-			}
-		} else {
-			for k < len(docs) && docs[k] < lo {
-				k++
-			}
-			for ; k < len(docs) && docs[k] < hi; k++ {
-				if err := visit(docs[k]); err != nil {
-					return nil, err
-				}
+	mt.init(q.query, q.per)
+	if all {
+		for d := e.First; d < e.First+e.Blocks; d++ {
+			if err := q.block(br, mt, st.seg, d); err != nil {
+				return nil, err
 			}
 		}
-		if mt.count > 0 {
-			a := &fileAnswer{Key: e.Key}
-			mt.finish(history.Session{}, a)
-			out[e] = a
+	} else {
+		for _, d := range docs {
+			if err := q.block(br, mt, st.seg, d); err != nil {
+				return nil, err
+			}
 		}
 	}
-	return out, nil
+	a = &fileAnswer{Key: e.Key}
+	mt.finish(it.sess, a)
+	return a, nil
+}
+
+// block finds the events of block d holding the query and hands them to mt.
+func (q *queryPlan) block(br *blockReader, mt *matcher, seg *segment, d uint32) error {
+	text, recs, n, err := br.read(seg, d)
+	if err != nil {
+		return err
+	}
+	tb := unsafe.Slice(unsafe.StringData(text), len(text))
+	var hay []byte
+	if q.ascii {
+		br.folded = index.LowerASCII(br.folded[:0], tb)
+		hay = br.folded
+		if bytes.Index(hay, q.needle) < 0 {
+			return nil
+		}
+		if err := br.events(text, recs, n); err != nil {
+			return err
+		}
+		br.foffs = append(br.foffs[:0], br.offs...)
+	} else {
+		if err := br.events(text, recs, n); err != nil {
+			return err
+		}
+		// Fold event by event, keeping where each one starts in the
+		// folded text (folding changes lengths).
+		br.folded, br.foffs = br.folded[:0], br.foffs[:0]
+		for k := range br.evs {
+			br.foffs = append(br.foffs, len(br.folded))
+			end := len(text)
+			if k+1 < len(br.offs) {
+				end = br.offs[k+1]
+			}
+			br.folded = index.FoldBytes(br.folded, tb[br.offs[k]:end])
+		}
+		hay = br.folded
+	}
+	// One hit per event is enough: after a hit, search on from the next
+	// event's start. Separators are newlines, which no query holds, so a
+	// hit never spans two events.
+	k := 0
+	for at := 0; at < len(hay); {
+		j := bytes.Index(hay[at:], q.needle)
+		if j < 0 {
+			break
+		}
+		pos := at + j
+		for k+1 < len(br.foffs) && br.foffs[k+1] <= pos {
+			k++
+		}
+		mt.add(br.evs[k])
+		if k+1 >= len(br.foffs) {
+			break
+		}
+		at = br.foffs[k+1]
+		k++
+	}
+	mt.settle()
+	return nil
 }
 
 // commit merges this run's entries into the manifest on disk under the

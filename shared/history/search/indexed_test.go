@@ -317,3 +317,39 @@ func TestIndexConcurrentSearchesWhileAppending(t *testing.T) {
 	_ = time.Second
 	_ = contract.CapRawSearch
 }
+
+// TestIndexLimitIsTheNewestPrefix: with Limit, the answer is exactly the
+// first Limit sessions of the whole answer (newest first, each with its
+// complete count and entries), and More bounds the rest from above; with
+// no limit More is 0.
+func TestIndexLimitIsTheNewestPrefix(t *testing.T) {
+	res := genCorpus(t, 4<<20, 30)
+	opts := indexOpts(t, sourcesFor(res.Layout))
+	for _, q := range []string{"the", "é", "PASS", res.Needle} {
+		all, err := Search(q, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if all.More != 0 {
+			t.Errorf("%q: no limit, but More = %d", q, all.More)
+		}
+		for _, limit := range []int{1, 3, 7} {
+			o := opts
+			o.Limit = limit
+			got, err := Search(q, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := all.Sessions
+			if len(want) > limit {
+				want = want[:limit]
+			}
+			if fmt.Sprint(got.Sessions) != fmt.Sprint(want) {
+				t.Errorf("%q limit %d: got\n%v\nwant the first sessions of the whole answer\n%v", q, limit, got.Sessions, want)
+			}
+			if rest := len(all.Sessions) - len(want); got.More < rest {
+				t.Errorf("%q limit %d: More = %d, but %d more sessions match", q, limit, got.More, rest)
+			}
+		}
+	}
+}

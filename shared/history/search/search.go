@@ -76,6 +76,13 @@ type Options struct {
 	// over unchanged files reads posting lists and candidate blocks only.
 	// Ignored when CacheDir is "".
 	Index bool
+	// Limit, with Index, stops verifying sessions once this many newest
+	// sessions with matches are complete (0: every session); Result.More
+	// then says how many others may still match.
+	Limit int
+	// NoAnswerCache, with Index, neither reads nor writes the per-query
+	// answers kept beside the index (benchmarks of a new query use it).
+	NoAnswerCache bool
 }
 
 // SessionHits is one session's matches.
@@ -106,6 +113,11 @@ type Result struct {
 	// file); the other files are still searched.
 	Errors []string `json:"errors,omitempty"`
 	Stats  Stats    `json:"stats"`
+	// More is, when Options.Limit stopped the search, how many sessions
+	// past the ones listed may match: an upper bound (each holds every
+	// trigram of the query in one block, or matched when decoded), not a
+	// count of matches. 0 when every session was searched.
+	More int `json:"more,omitempty"`
 }
 
 // source is a Source as the workers use it.

@@ -1,20 +1,20 @@
 package search
 
 import (
-	"bytes"
-	"compress/flate"
 	"crypto/rand"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"hash/crc32"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 	"unsafe"
+
+	"github.com/klauspost/compress/zstd"
 
 	"github.com/notesoup/notesoup/shared/atomicfile"
 	"github.com/notesoup/notesoup/shared/history"
@@ -48,7 +48,7 @@ const (
 	segPrefix    = "seg-"
 	segSuffix    = ".nss"
 	// storeFormat changes whenever what is stored changes meaning.
-	storeFormat = 2
+	storeFormat = 3
 	// blockText bounds the searchable text of one index document: a
 	// query verifies whole blocks, so smaller blocks verify less text per
 	// candidate, and larger ones keep the posting lists short.
@@ -216,8 +216,9 @@ func (m *manifest) encode() []byte {
 // Segment layout (integers little endian):
 //
 //	magic "nss1"
-//	blocks: each its inflated length uvarint, then flate of: n uvarint,
-//	  n events (see appendEvent)
+//	blocks: each its inflated length uvarint, then zstd of: n uvarint,
+//	  the text section (its length uvarint, then each event's search
+//	  text followed by '\n'), n event records (see appendEvent)
 //	block table: per block, offset u64, length u32
 //	trigram index (package index), one document per block
 //	trailer: table offset u64, blocks u32, index offset u64,
@@ -238,14 +239,13 @@ type segBuilder struct {
 	table  []byte
 	idx    *index.Builder
 	blocks uint32
-	// the block being filled
-	cur     []byte
-	curN    int
-	curText int
-	texts   []string
-	raw     []byte // the block before compression
-	zbuf    bytes.Buffer
-	zw      *flate.Writer
+	// the block being filled: its search texts (each followed by '\n')
+	// and its event records
+	text []byte
+	recs []byte
+	curN int
+	raw  []byte // the block before compression
+	z    []byte // the block compressed
 }
 
 func newSegBuilder() *segBuilder {
@@ -253,21 +253,21 @@ func newSegBuilder() *segBuilder {
 }
 
 // size is roughly the segment's bytes so far.
-func (b *segBuilder) size() int { return len(b.data) + len(b.cur) }
+func (b *segBuilder) size() int { return len(b.data) + len(b.text) + len(b.recs) }
 
 // addSession stores a session's listable, masked events and returns its
 // first block and block count.
 func (b *segBuilder) addSession(events []history.Event) (first, n uint32) {
 	first = b.blocks
 	for _, ev := range events {
-		text := searchText(ev)
-		if b.curN > 0 && b.curText+len(text) > blockText {
+		st := searchText(ev)
+		if b.curN > 0 && len(b.text)+len(st) > blockText {
 			b.closeBlock()
 		}
-		b.cur = appendEvent(b.cur, ev)
+		b.text = append(b.text, st...)
+		b.text = append(b.text, '\n')
+		b.recs = appendEvent(b.recs, ev, len(st))
 		b.curN++
-		b.curText += len(text)
-		b.texts = append(b.texts, text)
 	}
 	if b.curN > 0 {
 		b.closeBlock()
@@ -277,30 +277,45 @@ func (b *segBuilder) addSession(events []history.Event) (first, n uint32) {
 
 func (b *segBuilder) closeBlock() {
 	off := len(b.data)
-	// A block is compressed (flate, fastest level): masked transcript
-	// text shrinks to about a third, which keeps the index within a
-	// quarter of the transcripts' size; only candidate blocks are ever
-	// inflated.
 	b.raw = binary.AppendUvarint(b.raw[:0], uint64(b.curN))
-	b.raw = append(b.raw, b.cur...)
+	b.raw = binary.AppendUvarint(b.raw, uint64(len(b.text)))
+	b.raw = append(b.raw, b.text...)
+	b.raw = append(b.raw, b.recs...)
 	b.data = binary.AppendUvarint(b.data, uint64(len(b.raw)))
-	b.zbuf.Reset()
-	if b.zw == nil {
-		b.zw, _ = flate.NewWriter(&b.zbuf, flate.BestSpeed)
-	} else {
-		b.zw.Reset(&b.zbuf)
-	}
-	b.zw.Write(b.raw)
-	b.zw.Close()
-	b.data = append(b.data, b.zbuf.Bytes()...)
+	// A block is compressed (zstd, fastest level): masked transcript
+	// text shrinks to about a fifth, which keeps the index within a
+	// quarter of the transcripts' size, and zstd inflates several times
+	// faster than flate, which is what a query found everywhere pays.
+	b.z = blockEncoder().EncodeAll(b.raw, b.z[:0])
+	b.data = append(b.data, b.z...)
 	b.table = binary.LittleEndian.AppendUint64(b.table, uint64(off))
 	b.table = binary.LittleEndian.AppendUint32(b.table, uint32(len(b.data)-off))
-	b.idx.Add(b.texts...)
+	// The trigrams of the text section: the separators are newlines,
+	// which a query never holds, so a trigram spanning two events only
+	// adds a candidate, never hides one.
+	b.idx.AddBytes(b.text)
 	b.blocks++
-	b.cur, b.curN, b.curText = b.cur[:0], 0, 0
-	clear(b.texts)
-	b.texts = b.texts[:0]
+	b.text, b.recs, b.curN = b.text[:0], b.recs[:0], 0
 }
+
+var (
+	blockEncoder = sync.OnceValue(func() *zstd.Encoder {
+		e, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderCRC(false),
+			zstd.WithEncoderConcurrency(1), zstd.WithWindowSize(1<<20), zstd.WithLowerEncoderMem(true))
+		if err != nil {
+			panic(err) // only for invalid options
+		}
+		return e
+	})
+	blockDecoder = sync.OnceValue(func() *zstd.Decoder {
+		d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(0), zstd.WithDecoderMaxMemory(maxBlockRaw),
+			zstd.WithDecoderLowmem(true))
+		if err != nil {
+			panic(err) // only for invalid options
+		}
+		return d
+	})
+)
 
 // write lays the segment out in a new file of dir and returns its name
 // and size. The file is synced before it is named anywhere.
@@ -324,15 +339,14 @@ func (b *segBuilder) write(dir string) (string, int64, error) {
 	return name, int64(len(out)), nil
 }
 
-// segment is a segment file read in place.
+// segment is a segment file read in place; it holds no buffers, so any
+// number of goroutines read it at once (each with its blockReader).
 type segment struct {
 	data   []byte // mapped
 	unmap  func()
 	blocks uint32
 	table  []byte
 	idx    *index.Reader
-	raw    []byte        // the block read last, inflated
-	zr     io.ReadCloser // flate reader, reset per block
 }
 
 var errSegment = errors.New("search index: damaged segment")
@@ -383,59 +397,102 @@ func parseSegment(data []byte) (*segment, error) {
 // decoder's line limit) and its fields.
 const maxBlockRaw = 256 << 20
 
-// block returns block i's events, their strings aliasing the segment's
-// inflate buffer, which the next call reuses (clone what is kept).
-func (s *segment) block(i uint32, dst []history.Event) ([]history.Event, error) {
+// blockReader reads blocks of any segment: its buffers are reused from
+// block to block, so the strings it returns alias them until the next call
+// (clone what is kept).
+type blockReader struct {
+	raw    []byte
+	folded []byte
+	foffs  []int
+	evs    []history.Event
+	offs   []int // each event's text offset in the text section
+	hit    []bool
+}
+
+// read inflates block i of s and returns its text section (each event's
+// search text followed by '\n') and the raw event records after it.
+func (br *blockReader) read(s *segment, i uint32) (text, recs string, n int, err error) {
 	if i >= s.blocks {
-		return dst, errSegment
+		return "", "", 0, errSegment
 	}
 	e := s.table[i*tableEntry:]
 	off := binary.LittleEndian.Uint64(e)
-	n := uint64(binary.LittleEndian.Uint32(e[8:]))
-	if off+n > uint64(len(s.data)) || off < uint64(len(segMagic)) {
-		return dst, errSegment
+	size := uint64(binary.LittleEndian.Uint32(e[8:]))
+	if off+size > uint64(len(s.data)) || off < uint64(len(segMagic)) {
+		return "", "", 0, errSegment
 	}
-	b := s.data[off : off+n]
+	b := s.data[off : off+size]
 	rawLen, w := binary.Uvarint(b)
 	if w <= 0 || rawLen > maxBlockRaw {
-		return dst, errSegment
+		return "", "", 0, errSegment
 	}
-	if cap(s.raw) < int(rawLen) {
-		s.raw = make([]byte, rawLen)
+	br.raw, err = blockDecoder().DecodeAll(b[w:], br.raw[:0])
+	if err != nil || uint64(len(br.raw)) != rawLen {
+		return "", "", 0, errSegment
 	}
-	s.raw = s.raw[:rawLen]
-	if s.zr == nil {
-		s.zr = flate.NewReader(bytes.NewReader(b[w:]))
-	} else {
-		s.zr.(flate.Resetter).Reset(bytes.NewReader(b[w:]), nil)
-	}
-	if _, err := io.ReadFull(s.zr, s.raw); err != nil {
-		return dst, errSegment
-	}
-	r := &cacheReader{s: unsafe.String(unsafe.SliceData(s.raw), len(s.raw))}
+	r := &cacheReader{s: unsafe.String(unsafe.SliceData(br.raw), len(br.raw))}
 	count := r.uint()
-	if count > uint64(len(r.s)) {
-		return dst, errSegment
+	text = r.str()
+	if r.err != nil || count > uint64(len(r.s)) {
+		return "", "", 0, errSegment
 	}
-	for range count {
-		dst = append(dst, readEvent(r))
-	}
-	if r.err != nil || len(r.s) != 0 {
-		return dst, errSegment
-	}
-	return dst, nil
+	return text, r.s, int(count), nil
 }
 
-// appendEvent encodes the fields an entry renders from.
-func appendEvent(b []byte, ev history.Event) []byte {
+// events parses a block's n records over its text section into br.evs
+// (and each one's text offset into br.offs).
+func (br *blockReader) events(text, recs string, n int) error {
+	br.evs, br.offs = br.evs[:0], br.offs[:0]
+	r := &cacheReader{s: recs}
+	at := 0
+	for range n {
+		ev, tl := readEvent(r)
+		if r.err != nil || tl < 0 || at+tl >= len(text) || text[at+tl] != '\n' {
+			return errSegment
+		}
+		st := text[at : at+tl]
+		if ev.Kind == history.KindToolUse {
+			nl := int(r.uint())
+			if nl > len(st) || (nl < len(st) && st[nl] != ' ') {
+				return errSegment
+			}
+			ev.ToolName = st[:nl]
+			if nl < len(st) {
+				ev.ToolInput = st[nl+1:]
+			}
+		} else {
+			ev.Text = st
+		}
+		br.evs = append(br.evs, ev)
+		br.offs = append(br.offs, at)
+		at += tl + 1
+	}
+	if r.err != nil || len(r.s) != 0 || at != len(text) {
+		return errSegment
+	}
+	return nil
+}
+
+// appendEvent encodes the fields an entry renders from, except its search
+// text (tl bytes, kept in the block's text section): for a tool call the
+// length of its name within that text, and any text field the search text
+// does not hold.
+func appendEvent(b []byte, ev history.Event, tl int) []byte {
+	b = binary.AppendUvarint(b, uint64(tl))
 	b = binary.AppendVarint(b, ev.Seq)
 	b = appendStr(b, ev.Window)
 	b = appendStr(b, string(ev.Kind))
 	b = appendStr(b, string(ev.Role))
-	b = appendStr(b, ev.Text)
-	b = appendStr(b, ev.ToolName)
+	// The fields outside the search text: a tool call's Text, another
+	// event's ToolName and ToolInput.
+	if ev.Kind == history.KindToolUse {
+		b = appendStr(b, ev.Text)
+		b = appendStr(b, "")
+	} else {
+		b = appendStr(b, ev.ToolName)
+		b = appendStr(b, ev.ToolInput)
+	}
 	b = appendStr(b, ev.ToolID)
-	b = appendStr(b, ev.ToolInput)
 	flag := byte(0)
 	if ev.IsError {
 		flag = 1
@@ -447,30 +504,47 @@ func appendEvent(b []byte, ev history.Event) []byte {
 		t = ev.Time.UnixNano()
 	}
 	b = binary.AppendVarint(b, t)
-	return binary.AppendUvarint(b, uint64(ev.Line))
+	b = binary.AppendUvarint(b, uint64(ev.Line))
+	if ev.Kind == history.KindToolUse {
+		b = binary.AppendUvarint(b, uint64(len(ev.ToolName)))
+	}
+	return b
 }
 
-func readEvent(r *cacheReader) history.Event {
-	ev := history.Event{Seq: r.int(), Window: r.str(), Kind: history.Kind(r.str()), Role: history.Role(r.str()),
-		Text: r.str(), ToolName: r.str(), ToolID: r.str(), ToolInput: r.str()}
+// readEvent reads what appendEvent wrote, up to the tool name's length
+// (read by the caller for a tool call), and the search text's length.
+func readEvent(r *cacheReader) (history.Event, int) {
+	tl := r.uint()
+	ev := history.Event{Seq: r.int(), Window: r.str(), Kind: history.Kind(r.str()), Role: history.Role(r.str())}
+	if ev.Kind == history.KindToolUse {
+		ev.Text = r.str()
+		r.str()
+	} else {
+		ev.ToolName, ev.ToolInput = r.str(), r.str()
+	}
+	ev.ToolID = r.str()
 	ev.IsError = r.byte() == 1
 	ev.PairSeq = r.int()
 	if t := r.int(); t != 0 {
 		ev.Time = time.Unix(0, t)
 	}
 	ev.Line = int(r.uint())
-	return ev
+	if tl > maxBlockRaw {
+		r.fail()
+		return ev, -1
+	}
+	return ev, int(tl)
 }
 
-// cloneEvent copies an event's strings out of a mapping.
+// cloneEvent copies an event's strings out of a block's buffer.
 func cloneEvent(ev history.Event) history.Event {
 	ev.Window = strings.Clone(ev.Window)
 	ev.Kind = history.Kind(strings.Clone(string(ev.Kind)))
 	ev.Role = history.Role(strings.Clone(string(ev.Role)))
 	ev.Text = strings.Clone(ev.Text)
 	ev.ToolName = strings.Clone(ev.ToolName)
-	ev.ToolID = strings.Clone(ev.ToolID)
 	ev.ToolInput = strings.Clone(ev.ToolInput)
+	ev.ToolID = strings.Clone(ev.ToolID)
 	return ev
 }
 
