@@ -4,6 +4,7 @@
 #   samples/claude/projects/<slug>/<sessionId>.jsonl      (~/.claude)
 #   samples/pi/sessions/--<cwd>--/<time>_<id>.jsonl        (~/.pi/agent)
 #   samples/codex/sessions/YYYY/MM/DD/rollout-….jsonl      ($CODEX_HOME)
+#   samples/gemini/.gemini/tmp/<project>/chats/session-….jsonl ($GEMINI_CLI_HOME)
 # The directory names are derived from the files themselves (cwd, file
 # name), the way each harness derives them, so the corpus is what a real
 # HOME would hold.
@@ -22,8 +23,9 @@ command -v jq >/dev/null || { echo "samples.sh: jq not found" >&2; exit 1; }
 claude_scenarios=(tools compact fork subagent)
 pi_scenarios=(tools compact fork branch)
 codex_scenarios=(tools compact fork mcp)
+gemini_scenarios=(tools compact)
 
-rm -rf "$dst/claude" "$dst/pi" "$dst/codex"
+rm -rf "$dst/claude" "$dst/pi" "$dst/codex" "$dst/gemini"
 
 place() { # SRC_FILE DEST_DIR
 	mkdir -p "$2"
@@ -66,10 +68,20 @@ for s in "${codex_scenarios[@]}"; do
 	done
 done
 
+for s in "${gemini_scenarios[@]}"; do
+	# A recording is one project folder (chats/ and .project_root, which
+	# names the working directory); each scenario gets its own folder, named
+	# for it, as Gemini gives each project its own.
+	proj="$dst/gemini/.gemini/tmp/$s"
+	mkdir -p "$proj"
+	cp -r "$src/gemini/$s/work/." "$proj/"
+	echo "+ $src/gemini/$s/work/ -> $proj/" >&2
+done
+
 cat >"$dst/README.md" <<'MD'
 # Sample session corpus
 
-Real sessions recorded from the pinned Claude Code, Pi and Codex CLIs (see
+Real sessions recorded from the pinned Claude Code, Pi, Codex and Gemini CLIs (see
 `testdata/transcripts/<harness>/README.md` for the exact commands), laid out
 as each harness's storage root so tools can be pointed at them:
 
@@ -78,9 +90,10 @@ as each harness's storage root so tools can be pointed at them:
 | Claude Code | `samples/claude` | `~/.claude` (`projects/<slug>/<sessionId>.jsonl`) |
 | Pi | `samples/pi` | `~/.pi/agent` (`sessions/--<cwd>--/<time>_<id>.jsonl`) |
 | Codex | `samples/codex` | `~/.codex` (`sessions/YYYY/MM/DD/rollout-….jsonl`) |
+| Gemini CLI | `samples/gemini` (`GEMINI_CLI_HOME`) | `~` (`.gemini/tmp/<project>/chats/session-….jsonl`) |
 
 Each harness has a plain session with tool calls, one with a compaction, and a
-fork (two files); Claude adds a subagent (sidechain files under
+fork (two files) — Gemini a plain session and one with a compression; Claude adds a subagent (sidechain files under
 `<sessionId>/subagents/`), Pi an in-file branch, Codex an MCP tool call.
 Regenerate with `e2e/samples.sh` after `e2e/record.sh testdata/transcripts`.
 MD

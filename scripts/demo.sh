@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # demo.sh — the README's first command: notesoup on its bundled defaults.
 # Points every harness's session root at the sample corpus (real sessions
-# recorded from the pinned Claude Code, Pi and Codex CLIs), uses a throwaway
+# recorded from the pinned Claude Code, Pi, Codex and Gemini CLIs), uses a throwaway
 # notes home, and shows the cross-harness history, a search, a note and the
 # boot block a fresh Claude Code window would get.
 set -euo pipefail
@@ -13,6 +13,7 @@ trap 'rm -rf "$home"' EXIT
 export CLAUDE_CONFIG_DIR="$root/samples/claude"
 export PI_CODING_AGENT_DIR="$root/samples/pi"
 export CODEX_HOME="$root/samples/codex"
+export GEMINI_CLI_HOME="$root/samples/gemini"
 export NOTESOUP_HOME="$home/notesoup"
 export XDG_CACHE_HOME="$home/cache"
 mkdir -p "$home/project"
