@@ -19,3 +19,11 @@ e2e-modelserver: tools
 	$(GO) test -tags e2e -count=1 ./testkit/modelserver/
 
 E2E_TARGETS += e2e-modelserver
+
+# e2e-dream: notesoup dream with each pinned CLI (claude -p with the mod,
+# codex exec with the MCP server, pi -p with the extension) against the
+# scripted server, then --undo.
+e2e-dream: tools plugin-claude pi-build
+	$(GO) test -tags e2e -count=1 ./e2e/dream/
+
+E2E_TARGETS += e2e-dream

@@ -199,8 +199,10 @@ func TestDreamEndToEnd(t *testing.T) {
 			if _, ok := mid["auth-old.md"]; ok || len(mid) != len(want) {
 				t.Errorf("after the pass the notes are %v, want exactly %v", keys(mid), keys(want))
 			}
+			if t.Failed() || testing.Verbose() {
+				t.Logf("stdout:\n%s\nstderr:\n%s", stdout, stderr)
+			}
 			if t.Failed() {
-				t.Logf("stderr:\n%s", stderr)
 				return
 			}
 
