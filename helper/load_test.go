@@ -21,7 +21,7 @@ import (
 // list history.
 const (
 	loadRequests    = 300
-	loadConcurrency = 48
+	loadConcurrency = 64
 	loadBudget      = 20 * time.Second
 	minRequests     = 2 * loadConcurrency
 )

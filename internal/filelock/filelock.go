@@ -22,15 +22,6 @@ import (
 // error the caller can report rather than a hook the harness kills.
 const Wait = 10 * time.Second
 
-// The poll interval starts short, so a lock freed a moment later is taken
-// a moment later, and doubles to a ceiling that keeps a long wait from
-// spinning. (A blocking flock cannot be given a deadline: only a signal
-// interrupts it, and the Go runtime does not send one to a chosen thread.)
-const (
-	firstPoll = 100 * time.Microsecond
-	maxPoll   = 5 * time.Millisecond
-)
-
 // ErrTimeout is wrapped by Acquire when the lock stayed held for the whole wait.
 var ErrTimeout = errors.New("another process held the lock for the whole wait")
 
@@ -43,10 +34,17 @@ type TimeoutError struct {
 	// PID is the holder's process id as it wrote it into the lock file;
 	// 0 when the file does not say (a holder from an older notesoup).
 	PID int
+	// Busy is true when the lock changed hands during the wait (the pid at
+	// its end differs from the one at its start): not one stuck holder but
+	// more writers than the wait could serve.
+	Busy bool
 }
 
 func (e *TimeoutError) Error() string {
-	if e.PID > 0 {
+	switch {
+	case e.Busy:
+		return fmt.Sprintf("lock %s was taken by other processes in turn for the whole %v wait (pid %d holds it now)", e.Path, e.Wait, e.PID)
+	case e.PID > 0:
 		return fmt.Sprintf("lock %s is held by pid %d, which kept it for the whole %v wait", e.Path, e.PID, e.Wait)
 	}
 	return fmt.Sprintf("lock %s: %v (%v)", e.Path, ErrTimeout, e.Wait)
@@ -94,31 +92,39 @@ func Acquire(path string, perm os.FileMode, wait time.Duration) (*Lock, error) {
 	if err != nil {
 		return nil, err
 	}
-	deadline := time.Now().Add(wait)
-	poll := firstPoll
-	for {
-		held, err := tryLock(f)
-		if err != nil {
-			f.Close()
-			return nil, fmt.Errorf("lock %s: %w", path, err)
-		}
-		if held {
-			// Say who holds the lock, for a waiter that gives up. A failed
-			// write (a full disk) costs only that message.
-			if _, err := f.WriteAt(pidRecord(os.Getpid()), 0); err == nil {
-				f.Truncate(pidRecordLen)
-			}
-			return &Lock{f: f}, nil
-		}
-		left := time.Until(deadline)
-		if left <= 0 {
-			pid := holderPID(f)
-			f.Close()
-			return nil, &TimeoutError{Path: path, Wait: wait, PID: pid}
-		}
-		time.Sleep(min(poll, left))
-		poll = min(2*poll, maxPoll)
+	held, err := tryLock(f)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}
+	if !held {
+		// Wait in the kernel's queue, on a thread of its own, so the wait
+		// can be bounded: a blocking flock takes no deadline, and only a
+		// signal would interrupt it. A waiter that gives up leaves that
+		// thread to take the lock when it frees and drop it at once.
+		first := holderPID(f)
+		done := make(chan error, 1)
+		go func() { done <- lock(f) }()
+		timer := time.NewTimer(wait)
+		defer timer.Stop()
+		select {
+		case err := <-done:
+			if err != nil {
+				f.Close()
+				return nil, fmt.Errorf("lock %s: %w", path, err)
+			}
+		case <-timer.C:
+			pid := holderPID(f)
+			go func() { <-done; f.Close() }()
+			return nil, &TimeoutError{Path: path, Wait: wait, PID: pid, Busy: pid != first}
+		}
+	}
+	// Say who holds the lock, for a waiter that gives up. A failed write
+	// (a full disk) costs only that message.
+	if _, err := f.WriteAt(pidRecord(os.Getpid()), 0); err == nil {
+		f.Truncate(pidRecordLen)
+	}
+	return &Lock{f: f}, nil
 }
 
 // Release frees the lock. Closing the descriptor drops the flock.

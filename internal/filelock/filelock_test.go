@@ -203,3 +203,58 @@ func TestTimeoutNamesHolder(t *testing.T) {
 		})
 	}
 }
+
+// TestGiveUpLeavesNoLock: a waiter that gave up does not keep the lock,
+// nor take it for good when it frees: the thread it left in the kernel's
+// queue drops it at once, so the next Acquire gets it.
+func TestGiveUpLeavesNoLock(t *testing.T) {
+	path := filepath.Join(t.TempDir(), ".lock")
+	held, err := Acquire(path, 0o600, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if _, err := Acquire(path, 0o600, 20*time.Millisecond); !errors.Is(err, ErrTimeout) {
+			t.Fatalf("err = %v, want ErrTimeout", err)
+		}
+	}
+	held.Release()
+	l, err := Acquire(path, 0o600, 5*time.Second)
+	if err != nil {
+		t.Fatalf("after the holder released, the lock stayed taken: %v", err)
+	}
+	l.Release()
+}
+
+// TestTimeoutSaysBusy: a wait that saw the lock change hands (another pid
+// in the file at its end than at its start) is reported as busy, not as
+// one holder stuck for the whole wait.
+func TestTimeoutSaysBusy(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		handOver bool
+	}{{"one holder", false}, {"changed hands", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), ".lock")
+			l, err := Acquire(path, 0o600, time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer l.Release()
+			if tc.handOver {
+				go func() { // another holder's record, as a hand-over writes it
+					time.Sleep(20 * time.Millisecond)
+					os.WriteFile(path, pidRecord(999999), 0o600)
+				}()
+			}
+			_, err = Acquire(path, 0o600, 300*time.Millisecond)
+			var te *TimeoutError
+			if !errors.As(err, &te) {
+				t.Fatalf("err = %v, want a *TimeoutError", err)
+			}
+			if te.Busy != tc.handOver || strings.Contains(err.Error(), "in turn") != tc.handOver {
+				t.Errorf("Busy = %v (%v), want %v", te.Busy, err, tc.handOver)
+			}
+		})
+	}
+}

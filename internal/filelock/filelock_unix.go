@@ -47,3 +47,17 @@ func tryLock(f *os.File) (held bool, err error) {
 		}
 	}
 }
+
+// lock takes the exclusive flock, blocking until it is free. The kernel
+// wakes a blocked waiter the moment the lock is dropped, where a poller
+// sleeps through it and loses the race to newcomers, so under many
+// writers a poller could wait out its whole bound while the lock changed
+// hands hundreds of times. A signal that interrupts the call is retried.
+func lock(f *os.File) error {
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
+		if !errors.Is(err, syscall.EINTR) {
+			return err
+		}
+	}
+}

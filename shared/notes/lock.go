@@ -29,6 +29,11 @@ func (sc *scope) lock() (unlock func(), err error) {
 		if te.PID > 0 {
 			holder = fmt.Sprintf("pid %d", te.PID)
 		}
+		if te.Busy { // many writers in turn, none stuck
+			return nil, &Error{Code: CodeIO, Err: err, Message: fmt.Sprintf(
+				"the %s notes were busy: other writers took the lock in turn for the whole %v wait (%s; %s holds it now); try again in a moment",
+				sc.label(), te.Wait, te.Path, holder)}
+		}
 		return nil, &Error{Code: CodeIO, Err: err, Message: fmt.Sprintf(
 			"the %s notes are locked by %s, which has held the lock for the whole %v wait (%s); it may be stuck: let it finish or stop it, then try again",
 			sc.label(), holder, te.Wait, te.Path)}
