@@ -2,75 +2,78 @@ package main
 
 import (
 	"context"
-	"flag"
-	"fmt"
 	"io"
-	"os"
 
+	"github.com/notesoup/notesoup/harness/builtins"
 	"github.com/notesoup/notesoup/service"
 	"github.com/notesoup/notesoup/shared/boot"
 	"github.com/notesoup/notesoup/shared/termsafe"
+	"github.com/spf13/pflag"
 )
 
 func init() {
-	register("boot", "print the boot block a harness session would get", runBoot)
+	registerCommand(&command{
+		name:    "boot",
+		summary: "print the boot block a harness session would get",
+		usage:   "boot --harness NAME --session ID [flags]",
+		flags:   func(fs *pflag.FlagSet) { new(bootOpts).define(fs) },
+		run:     runBoot,
+	})
+}
+
+// bootOpts are boot's flags.
+type bootOpts struct {
+	harness, session, cwd, sticky, handoff string
+	ordinal, budget                        int
+	json                                   bool
+}
+
+func (o *bootOpts) define(fs *pflag.FlagSet) {
+	fs.StringVar(&o.harness, "harness", "", "the harness `NAME`, e.g. claude, codex or pi (required)")
+	fs.SetAnnotation("harness", valuesAnnotation, builtins.Names())
+	fs.StringVar(&o.session, "session", "", "the harness's session `ID` (required)")
+	fs.StringVar(&o.cwd, "cwd", ".", "the session's working `DIR`")
+	fs.IntVar(&o.ordinal, "ordinal", 0, "the window's ordinal `N` within the session (0 for the first window)")
+	fs.StringVar(&o.sticky, "sticky", "", "the last word (`TEXT`) of the reset that opened this window")
+	fs.StringVar(&o.handoff, "handoff", "", "the handoff paragraph (`TEXT`) shown after a reset")
+	fs.IntVar(&o.budget, "budget", boot.DefaultBudgetTokens, "the block's budget in `TOKENS` (estimated as bytes/4)")
+	homeFlag(fs)
+	fs.BoolVar(&o.json, "json", false, "print the block and its facts as JSON")
 }
 
 func runBoot(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("boot", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	harness := fs.String("harness", "", "harness: claude, codex or pi")
-	session := fs.String("session", "", "the harness's session id")
-	cwd := fs.String("cwd", ".", "the session's working directory")
-	ordinal := fs.Int("ordinal", 0, "window ordinal within the session (0 for the first window)")
-	sticky := fs.String("sticky", "", "last_word of the reset that opened this window")
-	handoff := fs.String("handoff", "", "handoff paragraph shown after a reset")
-	budget := fs.Int("budget", boot.DefaultBudgetTokens, "token budget of the block (estimated as bytes/4)")
-	home := fs.String("home", "", "notes home (default $NOTESOUP_HOME or ~/.notesoup)")
-	asJSON := fs.Bool("json", false, "print the block and its facts as JSON")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: notesoup boot --harness claude|codex|pi --session ID [--cwd DIR] [--ordinal N] [--sticky S] [--handoff H] [--budget T] [--json]")
-		fs.PrintDefaults()
+	inv := newInvocation(commands["boot"], args, stdout, stderr)
+	var o bootOpts
+	fs := newFlags("boot")
+	o.define(fs)
+	pos, code, ok := inv.parse(fs, args)
+	if !ok {
+		return code
 	}
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if len(pos) > 0 {
+		return inv.usageErr("unexpected argument %q; everything is a flag", pos[0])
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "notesoup boot: unexpected argument %q; everything is a flag (see --help)\n", fs.Arg(0))
-		return 2
+	if o.harness == "" || o.session == "" {
+		return inv.usageErr("--harness and --session are required, e.g. --harness claude --session 0b6c…")
 	}
-	if *harness == "" || *session == "" {
-		fmt.Fprintln(stderr, "notesoup boot: --harness and --session are required, e.g. --harness claude --session 0b6c…")
-		return 2
-	}
-	if *budget <= 0 {
-		fmt.Fprintf(stderr, "notesoup boot: --budget %d must be a positive number of tokens (default %d)\n", *budget, boot.DefaultBudgetTokens)
-		return 2
-	}
-	if *home != "" {
-		os.Setenv("NOTESOUP_HOME", *home)
+	if o.budget <= 0 {
+		return inv.usageErr("--budget %d must be a positive number of tokens (default %d)", o.budget, boot.DefaultBudgetTokens)
 	}
 	svc, done, err := newService()
 	if err != nil {
-		fmt.Fprintln(stderr, "notesoup boot:", err)
-		return 1
+		return inv.fail(err)
 	}
 	defer done()
-	res, err := svc.Boot(context.Background(), service.Caller{Harness: *harness, Session: *session, Cwd: *cwd},
-		service.BootRequest{Ordinal: *ordinal, Sticky: *sticky, Handoff: *handoff, BudgetTokens: *budget})
+	res, err := svc.Boot(context.Background(), service.Caller{Harness: o.harness, Session: o.session, Cwd: o.cwd},
+		service.BootRequest{Ordinal: o.ordinal, Sticky: o.sticky, Handoff: o.handoff, BudgetTokens: o.budget})
 	if err != nil {
-		fmt.Fprintln(stderr, "notesoup boot:", termsafe.Sanitize(err.Error()))
-		return 1
+		return inv.fail(err)
 	}
-	if *asJSON {
-		if err := writeJSON(stdout, res); err != nil {
-			fmt.Fprintln(stderr, "notesoup boot:", err)
-			return 1
-		}
-		return 0
+	if o.json {
+		return inv.jsonOut(res)
 	}
 	// Notes are text anyone's tools may have written: escapes in them are
 	// shown, not acted on by the terminal.
 	io.WriteString(stdout, termsafe.Sanitize(res.Text))
-	return 0
+	return exitOK
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"slices"
@@ -17,10 +16,22 @@ import (
 	"github.com/notesoup/notesoup/service"
 	"github.com/notesoup/notesoup/shared/history"
 	"github.com/notesoup/notesoup/shared/termsafe"
+	"github.com/spf13/pflag"
 )
 
 func init() {
-	register("history", "list, search and read persisted sessions of Claude Code, Pi and Codex", runHistory)
+	registerCommand(&command{
+		name:    "history",
+		summary: "list, search and read persisted sessions of every harness",
+		about:   historyAbout(),
+		subs: []*command{
+			{name: "sessions", summary: "the sessions of every harness, newest first", flags: func(fs *pflag.FlagSet) { new(sessionsOpts).define(fs) }, run: historySessions},
+			{name: "list", summary: "one session's entries, a page at a time, optionally matching --query", flags: func(fs *pflag.FlagSet) { new(listOpts).define(fs) }, run: historyList, about: listAbout},
+			{name: "read", summary: "one entry of a session in full (--seq, as list shows it)", flags: func(fs *pflag.FlagSet) { new(readOpts).define(fs) }, run: historyRead},
+			{name: "state", summary: "the session's current window and its ordinal", flags: func(fs *pflag.FlagSet) { new(stateOpts).define(fs) }, run: historyState},
+			searchCommand("history"),
+		},
+	})
 }
 
 // historyRoots are the roots the CLI reads sessions from, by harness name
@@ -70,6 +81,9 @@ type rootFlag struct{ r *historyRoots }
 // String implements flag.Value.
 func (f rootFlag) String() string { return "" }
 
+// Type implements pflag.Value.
+func (f rootFlag) Type() string { return "NAME=DIR" }
+
 // Set implements flag.Value: each use adds one root.
 func (f rootFlag) Set(v string) error {
 	name, dir, ok := strings.Cut(v, "=")
@@ -90,6 +104,9 @@ type aliasRootFlag struct {
 // String implements flag.Value.
 func (f aliasRootFlag) String() string { return "" }
 
+// Type implements pflag.Value.
+func (f aliasRootFlag) Type() string { return "DIR" }
+
 // Set implements flag.Value: each use adds one root.
 func (f aliasRootFlag) Set(v string) error { f.r.add(f.harness, v); return nil }
 
@@ -98,6 +115,9 @@ type histMultiFlag []string
 
 // String implements flag.Value.
 func (m *histMultiFlag) String() string { return strings.Join(*m, ",") }
+
+// Type implements pflag.Value.
+func (m *histMultiFlag) Type() string { return "VALUE" }
 
 // Set implements flag.Value: each use adds one value.
 func (m *histMultiFlag) Set(v string) error { *m = append(*m, v); return nil }
@@ -116,67 +136,51 @@ func historyService(roots historyRoots) (*service.Service, func(), error) {
 	return serviceOver(h, h.Close, opts...)
 }
 
-// historyUsage is the history command's help; the root aliases are listed
-// from the built-in harnesses.
-func historyUsage() string {
+// historyAbout is the history command's help after its subcommands; the
+// root aliases are listed from the built-in harnesses.
+func historyAbout() string {
 	aliases := make([]string, 0, len(builtins.Names()))
 	for _, n := range builtins.Names() {
 		aliases = append(aliases, "--"+n+"-root")
 	}
-	return fmt.Sprintf(historyUsageFormat, strings.Join(aliases, ", "))
+	return fmt.Sprintf(historyAboutFormat, strings.Join(aliases, ", "))
 }
 
-const historyUsageFormat = `Usage:
-  notesoup history sessions [--harness h] [--cwd dir] [--query text] [--limit n] [--json]
-  notesoup history list [--session sel] [--query text] [--role r]... [--window id] [--after seq | --before seq | --oldest] [--limit n] [--json]
-  notesoup history read [--session sel] --seq n [--offset n] [--json]
-  notesoup history state [--session sel] [--json]
-  notesoup history search QUERY [--json] [--per-session n] [--limit n]   (every session; same as notesoup search)
-
---show-secrets prints API keys, tokens and private keys verbatim (masked by default).
-
-Roots (repeatable; default: where each harness writes, as notesoup plugins
+const historyAboutFormat = `Roots (repeatable; default: where each harness writes, as notesoup plugins
 lists them):
   --root NAME=DIR     sessions of harness NAME under DIR (any harness, an
                       external plugin's too)
   --NAME-root DIR     short for --root NAME=DIR, for the built-ins:
                       %s
 
-Session selectors: latest (default), <harness>:latest, <harness>:<id>, or a
-unique id prefix; never a path. --query is a literal, case-insensitive substring.
-See docs/history-sessions.md.
+Session selectors (--session): latest (default), HARNESS:latest, HARNESS:ID,
+or a unique id prefix; never a path. --query is literal, case-insensitive
+text. --show-secrets prints API keys, tokens and private keys verbatim
+(masked by default). See docs/history-sessions.md.
+
+Exit status: 0 done, 1 when a --query matched nothing, 2 on an error.
 `
 
-func runHistory(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprint(stdout, historyUsage())
-		return 0
-	}
-	switch args[0] {
-	case "sessions":
-		return historySessions(args[1:], stdout, stderr)
-	case "list":
-		return historyList(args[1:], stdout, stderr)
-	case "read":
-		return historyRead(args[1:], stdout, stderr)
-	case "state":
-		return historyState(args[1:], stdout, stderr)
-	case "search":
-		return runSearch(args[1:], stdout, stderr)
-	}
-	fmt.Fprintf(stderr, "notesoup history: unknown subcommand %q\n\n%s", args[0], historyUsage())
-	return 2
-}
+const listAbout = `Pages go newest first; --after, --before and --oldest page through, and
+the footer prints the command for the next page.
 
-func newHistoryFlags(name string, stderr io.Writer, roots *historyRoots) *flag.FlagSet {
-	fs := flag.NewFlagSet("notesoup history "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Var(rootFlag{roots}, "root", "NAME=DIR: read harness NAME's sessions under DIR instead of its defaults (repeatable; any harness)")
+Exit status: 0 done, 1 when --query matched nothing, 2 on an error.
+`
+
+// historyFlags defines the flags every history command shares: the roots,
+// --show-secrets and --home.
+func historyFlags(fs *pflag.FlagSet, roots *historyRoots) {
+	fs.Var(rootFlag{roots}, "root", "read harness NAME's sessions under DIR instead of its defaults (repeatable; any harness)")
 	for _, n := range builtins.Names() {
-		fs.Var(aliasRootFlag{roots, n}, n+"-root", fmt.Sprintf("DIR: short for --root %s=DIR (repeatable)", n))
+		fs.Var(aliasRootFlag{roots, n}, n+"-root", fmt.Sprintf("short for --root %s=DIR (repeatable)", n))
 	}
 	fs.BoolVar(&roots.showSecrets, "show-secrets", false, "show API keys, tokens and private keys verbatim instead of masked")
-	return fs
+	homeFlag(fs)
+}
+
+// sessionFlag defines --session.
+func sessionFlag(fs *pflag.FlagSet, sel *string) {
+	fs.StringVar(sel, "session", history.SelectorLatest, "the session `SEL`: latest, HARNESS:latest, HARNESS:ID or a unique id prefix")
 }
 
 // sessionJSON is a session as --json prints it.
@@ -192,49 +196,73 @@ type sessionJSON struct {
 	Size     int64     `json:"size"`
 }
 
+// sessionsOpts are history sessions' flags.
+type sessionsOpts struct {
+	roots historyRoots
+	q     history.SessionQuery
+	json  bool
+}
+
+func (o *sessionsOpts) define(fs *pflag.FlagSet) {
+	historyFlags(fs, &o.roots)
+	fs.StringVar(&o.q.Harness, "harness", "", "only this harness (`NAME`, as notesoup plugins lists it)")
+	fs.SetAnnotation("harness", valuesAnnotation, builtins.Names())
+	fs.StringVar(&o.q.Cwd, "cwd", "", "only sessions that ran in `DIR` or below")
+	fs.StringVar(&o.q.Query, "query", "", "only sessions whose id, title or cwd holds `TEXT` (literal, case-insensitive)")
+	fs.IntVar(&o.q.Limit, "limit", 50, "list at most `N` sessions (0: all)")
+	fs.BoolVar(&o.json, "json", false, "print JSON")
+}
+
 func historySessions(args []string, stdout, stderr io.Writer) int {
-	var roots historyRoots
-	fs := newHistoryFlags("sessions", stderr, &roots)
-	var q history.SessionQuery
-	fs.StringVar(&q.Harness, "harness", "", "only this harness (claude, pi, codex)")
-	fs.StringVar(&q.Cwd, "cwd", "", "only sessions that ran in this directory or below")
-	fs.StringVar(&q.Query, "query", "", "literal, case-insensitive text in the id, title or cwd")
-	fs.IntVar(&q.Limit, "limit", 50, "at most this many sessions (0: all)")
-	asJSON := fs.Bool("json", false, "print JSON")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	inv := newInvocation(commands["history"].sub("sessions"), args, stdout, stderr)
+	var o sessionsOpts
+	fs := newFlags("history sessions")
+	o.define(fs)
+	pos, code, ok := inv.parse(fs, args)
+	if !ok {
+		return code
 	}
-	svc, done, err := historyService(roots)
+	if len(pos) > 0 {
+		return inv.usageErr("unexpected argument %q; filter with --query TEXT", pos[0])
+	}
+	svc, done, err := historyService(o.roots)
 	if err != nil {
-		fmt.Fprintf(stderr, "notesoup history sessions: %v\n", err)
-		return 1
+		return inv.fail(err)
 	}
 	defer done()
-	ss, err := svc.Sessions(context.Background(), q)
+	ss, err := svc.Sessions(context.Background(), o.q)
 	if err != nil {
+		if len(ss) == 0 {
+			return inv.fail(err)
+		}
 		// Sessions of the other harnesses are still worth printing.
-		fmt.Fprintf(stderr, "notesoup history sessions: %v\n", err)
+		inv.warn(err.Error())
 	}
-	if *asJSON {
+	found := exitOK
+	if len(ss) == 0 && o.q.Query != "" {
+		found = exitNone
+	}
+	if o.json {
 		out := make([]sessionJSON, 0, len(ss))
 		for _, s := range ss {
 			out = append(out, sessionJSON{Harness: s.Harness, ID: s.ID, Selector: s.Harness + ":" + s.ID, Path: s.Path,
 				Cwd: s.Cwd, Title: s.Title, Started: s.Started, Updated: s.Updated, Size: s.Size})
 		}
-		histWriteJSON(stdout, out)
-	} else {
-		if len(ss) == 0 {
-			fmt.Fprintln(stdout, "(no sessions)")
+		if code := inv.jsonOut(out); code != exitOK {
+			return code
 		}
-		for _, s := range ss {
-			fmt.Fprintf(stdout, "%s:%s  %s  %7s  %s  %s\n", s.Harness, termsafe.Sanitize(s.ID), histStamp(s.Updated), histSize(s.Size),
-				termsafe.Sanitize(histOrDash(s.Cwd)), termsafe.Sanitize(s.Title))
-		}
+		return found
 	}
-	if err != nil && len(ss) == 0 {
-		return 1
+	if len(ss) == 0 {
+		fmt.Fprintln(stderr, "notesoup history sessions: no sessions")
+		return found
 	}
-	return 0
+	rows := make([][]string, 0, len(ss))
+	for _, s := range ss {
+		rows = append(rows, []string{s.Harness + ":" + s.ID, histStamp(s.Updated), histSize(s.Size), histOrDash(shortPath(s.Cwd)), s.Title})
+	}
+	writeTable(stdout, []string{"SESSION", "UPDATED", "SIZE", "CWD", "TITLE"}, rows)
+	return found
 }
 
 // openSession resolves a selector and prepares its projection through the
@@ -252,24 +280,43 @@ func openSession(sel string, roots historyRoots) (history.Session, history.Proje
 	return o.Session, o.Projection, o.Render, done, nil
 }
 
+// listOpts are history list's flags.
+type listOpts struct {
+	roots historyRoots
+	sel   string
+	q     history.ListQuery
+	roles histMultiFlag
+	json  bool
+}
+
+func (o *listOpts) define(fs *pflag.FlagSet) {
+	historyFlags(fs, &o.roots)
+	sessionFlag(fs, &o.sel)
+	fs.StringVar(&o.q.Query, "query", "", "only entries holding `TEXT` (literal, case-insensitive)")
+	fs.Var(&o.roles, "role", "only this `ROLE`: user, assistant, system, tool (repeatable or comma-separated)")
+	fs.SetAnnotation("role", valuesAnnotation, []string{"user", "assistant", "system", "tool"})
+	fs.StringVar(&o.q.Window, "window", "", "only this window or segment `ID`")
+	fs.Int64Var(&o.q.After, "after", 0, "page forwards: entries after `SEQ` (0: from the beginning, like --oldest)")
+	fs.BoolVar(&o.q.Oldest, "oldest", false, "page forwards from the beginning")
+	fs.Int64Var(&o.q.Before, "before", 0, "page backwards: entries before `SEQ`")
+	fs.IntVar(&o.q.Limit, "limit", 0, fmt.Sprintf("`N` entries per page (default %d, at most %d)", history.DefaultListLimit, history.MaxListLimit))
+	fs.BoolVar(&o.json, "json", false, "print JSON")
+}
+
 func historyList(args []string, stdout, stderr io.Writer) int {
-	var roots historyRoots
-	fs := newHistoryFlags("list", stderr, &roots)
-	sel := fs.String("session", history.SelectorLatest, "session selector")
-	var q history.ListQuery
-	var roles histMultiFlag
-	fs.StringVar(&q.Query, "query", "", "literal, case-insensitive substring")
-	fs.Var(&roles, "role", "only this role: user, assistant, system, tool (repeatable or comma-separated)")
-	fs.StringVar(&q.Window, "window", "", "only this window or segment id")
-	fs.Int64Var(&q.After, "after", 0, "page forwards: entries after this seq (0: from the beginning, like --oldest)")
-	fs.BoolVar(&q.Oldest, "oldest", false, "page forwards from the beginning")
-	fs.Int64Var(&q.Before, "before", 0, "page backwards: entries before this seq")
-	fs.IntVar(&q.Limit, "limit", 0, fmt.Sprintf("entries per page (default %d, at most %d)", history.DefaultListLimit, history.MaxListLimit))
-	asJSON := fs.Bool("json", false, "print JSON")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	inv := newInvocation(commands["history"].sub("list"), args, stdout, stderr)
+	var o listOpts
+	fs := newFlags("history list")
+	o.define(fs)
+	pos, code, ok := inv.parse(fs, args)
+	if !ok {
+		return code
 	}
-	for _, r := range roles {
+	if len(pos) > 0 {
+		return inv.usageErr("unexpected argument %q; search with --query TEXT", pos[0])
+	}
+	q := o.q
+	for _, r := range o.roles {
 		for _, part := range strings.Split(r, ",") {
 			if part = strings.TrimSpace(part); part != "" {
 				q.Roles = append(q.Roles, history.Role(part))
@@ -277,44 +324,42 @@ func historyList(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	// --after 0 differs from no --after (history.ListQuery.GivenZero).
-	given := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
-	if err := q.GivenZero(given["after"], given["before"]); err != nil {
-		fmt.Fprintf(stderr, "notesoup history list: %v\n", err)
-		return 2
+	if err := q.GivenZero(fs.Changed("after"), fs.Changed("before")); err != nil {
+		return inv.usageErr("%v", err)
 	}
 	if err := q.Validate(); err != nil {
-		fmt.Fprintf(stderr, "notesoup history list: %v\n", err)
-		return 2
+		return inv.usageErr("%v", err)
 	}
-	s, proj, ro, done, err := openSession(*sel, roots)
+	s, proj, ro, done, err := openSession(o.sel, o.roots)
 	if err != nil {
-		fmt.Fprintf(stderr, "notesoup history list: %v\n", err)
-		return 1
+		return inv.fail(err)
 	}
 	defer done()
 	sessArg := s.Harness + ":" + s.ID
 	ro.ListHint = func(n history.ListQuery) string { return histListCommand(sessArg, n) }
-	if *asJSON {
+	if o.json {
 		ro.Answer = cliJSONAnswer(sessArg)
 	}
 	page, err := history.List(proj.Events, q, ro)
 	if err != nil {
 		// The session's notice accompanies errors too.
-		fmt.Fprintf(stderr, "%s\n", termsafe.Sanitize(ro.Wrap("notesoup history list: "+err.Error())))
-		return 1
+		return inv.failf("%s", ro.Wrap(cliWords(err.Error())))
 	}
-	if *asJSON {
+	found := exitOK
+	if q.Query != "" && len(page.Entries) == 0 {
+		found = exitNone
+	}
+	if o.json {
 		histWriteJSON(stdout, struct {
 			Session string `json:"session"`
 			history.Page
 		}{sessArg, page})
-		return 0
+		return found
 	}
 	// Transcript text is untrusted: a person's terminal must not run the
 	// escape sequences a tool output or a prompt may carry.
-	fmt.Fprint(stdout, termsafe.Sanitize(page.Text))
-	return 0
+	fmt.Fprint(stdout, termsafe.Sanitize(cliPageText(page.Text)))
+	return found
 }
 
 // histListCommand renders the CLI command for another page.
@@ -344,86 +389,117 @@ func histListCommand(sess string, q history.ListQuery) string {
 	return strings.Join(parts, " ")
 }
 
+// readOpts are history read's flags.
+type readOpts struct {
+	roots historyRoots
+	sel   string
+	q     history.ReadQuery
+	json  bool
+}
+
+func (o *readOpts) define(fs *pflag.FlagSet) {
+	historyFlags(fs, &o.roots)
+	sessionFlag(fs, &o.sel)
+	fs.Int64Var(&o.q.Seq, "seq", 0, "the entry to read: its address `N` as history list shows it (#N); required")
+	fs.IntVar(&o.q.Offset, "offset", 0, "continue from byte `B`, as the footer of a cut answer says")
+	fs.BoolVar(&o.json, "json", false, "print JSON")
+}
+
 func historyRead(args []string, stdout, stderr io.Writer) int {
-	var roots historyRoots
-	fs := newHistoryFlags("read", stderr, &roots)
-	sel := fs.String("session", history.SelectorLatest, "session selector")
-	var q history.ReadQuery
-	fs.Int64Var(&q.Seq, "seq", 0, "address to read (as history list shows it)")
-	fs.IntVar(&q.Offset, "offset", 0, "byte offset to continue from, as the footer says")
-	asJSON := fs.Bool("json", false, "print JSON")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	inv := newInvocation(commands["history"].sub("read"), args, stdout, stderr)
+	var o readOpts
+	fs := newFlags("history read")
+	o.define(fs)
+	pos, code, ok := inv.parse(fs, args)
+	if !ok {
+		return code
 	}
-	if err := q.Validate(); err != nil {
-		fmt.Fprintf(stderr, "notesoup history read: %v\n", err)
-		return 2
+	if len(pos) > 0 {
+		return inv.usageErr("unexpected argument %q; name the entry with --seq N", pos[0])
 	}
-	s, proj, ro, done, err := openSession(*sel, roots)
+	if !fs.Changed("seq") {
+		return inv.usageErr("--seq is required: the address of the entry to read, as notesoup history list shows it (#N)")
+	}
+	if err := o.q.Validate(); err != nil {
+		return inv.usageErr("%v", err)
+	}
+	s, proj, ro, done, err := openSession(o.sel, o.roots)
 	if err != nil {
-		fmt.Fprintf(stderr, "notesoup history read: %v\n", err)
-		return 1
+		return inv.fail(err)
 	}
 	defer done()
 	sessArg := s.Harness + ":" + s.ID
 	ro.ReadHint = func(seq int64, off int) string {
 		return fmt.Sprintf("notesoup history read --session %s --seq %d --offset %d", sessArg, seq, off)
 	}
-	if *asJSON {
+	if o.json {
 		ro.Answer = cliJSONAnswer(sessArg)
 	}
-	r, err := history.Read(proj.Events, q, ro)
+	r, err := history.Read(proj.Events, o.q, ro)
 	if err != nil {
-		fmt.Fprintf(stderr, "%s\n", termsafe.Sanitize(ro.Wrap("notesoup history read: "+err.Error())))
-		return 1
+		return inv.failf("%s", ro.Wrap(cliWords(err.Error())))
 	}
-	if *asJSON {
+	if o.json {
 		histWriteJSON(stdout, struct {
 			Session string `json:"session"`
 			history.ReadResult
 		}{sessArg, r})
-		return 0
+		return exitOK
 	}
 	fmt.Fprint(stdout, termsafe.Sanitize(r.Text))
-	return 0
+	return exitOK
+}
+
+// stateOpts are history state's flags.
+type stateOpts struct {
+	roots historyRoots
+	sel   string
+	json  bool
+}
+
+func (o *stateOpts) define(fs *pflag.FlagSet) {
+	historyFlags(fs, &o.roots)
+	sessionFlag(fs, &o.sel)
+	fs.BoolVar(&o.json, "json", false, "print JSON")
 }
 
 func historyState(args []string, stdout, stderr io.Writer) int {
-	var roots historyRoots
-	fs := newHistoryFlags("state", stderr, &roots)
-	sel := fs.String("session", history.SelectorLatest, "session selector")
-	asJSON := fs.Bool("json", false, "print JSON")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	inv := newInvocation(commands["history"].sub("state"), args, stdout, stderr)
+	var o stateOpts
+	fs := newFlags("history state")
+	o.define(fs)
+	pos, code, ok := inv.parse(fs, args)
+	if !ok {
+		return code
 	}
-	s, proj, _, done, err := openSession(*sel, roots)
+	if len(pos) > 0 {
+		return inv.usageErr("unexpected argument %q; name the session with --session SEL", pos[0])
+	}
+	s, proj, _, done, err := openSession(o.sel, o.roots)
 	if err != nil {
-		fmt.Fprintf(stderr, "notesoup history state: %v\n", err)
-		return 1
+		return inv.fail(err)
 	}
 	defer done()
 	for _, err := range proj.Events {
 		if err != nil {
-			fmt.Fprintf(stderr, "notesoup history state: %v\n", err)
-			return 1
+			return inv.fail(err)
 		}
 	}
 	sum := proj.Summary()
 	ord, err := history.State(sum)
 	if err != nil {
-		fmt.Fprintf(stderr, "notesoup history state: %v\n", err)
-		return 1
+		return inv.fail(err)
 	}
-	if *asJSON {
+	if o.json {
 		windows := sum.Windows
 		if windows == nil {
 			windows = []string{} // [], not null
 		}
 		histWriteJSON(stdout, map[string]any{"session": s.Harness + ":" + s.ID, "window": sum.HeadWindow, "ordinal": ord, "windows": windows})
-		return 0
+		return exitOK
 	}
 	fmt.Fprintf(stdout, "%s ordinal %d\n", termsafe.Sanitize(sum.HeadWindow), ord)
-	return 0
+	return exitOK
 }
 
 // cliJSONAnswer is the size of a --json history answer: the structured
@@ -455,28 +531,9 @@ func histWriteJSON(w io.Writer, v any) {
 	_ = enc.Encode(v)
 }
 
-func histStamp(t time.Time) string {
-	if t.IsZero() {
-		return "-"
-	}
-	return t.UTC().Format(time.RFC3339)
-}
-
 func histOrDash(s string) string {
 	if s == "" {
 		return "-"
 	}
 	return s
-}
-
-func histSize(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1fG", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1fM", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1fK", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%dB", n)
 }

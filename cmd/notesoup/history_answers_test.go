@@ -119,8 +119,8 @@ func TestHistoryCLIZeroCursorsAndEmptyJSON(t *testing.T) {
 		{"after 0 is the first page", []string{"history", "list", "--after", "0", "--limit", "2"}, 0, "#1 claude:", ""},
 		{"after 0 pages on", []string{"history", "list", "--after", "0", "--limit", "2"}, 0, "--after 2 --limit 2", ""},
 		{"no cursor is the newest page", []string{"history", "list", "--limit", "2"}, 0, "#12 claude:", ""},
-		{"before 0 refused", []string{"history", "list", "--before", "0"}, 2, "", "before=0"},
-		{"empty page is []", []string{"history", "list", "--json", "--query", "absent words"}, 0, `"entries": []`, ""},
+		{"before 0 refused", []string{"history", "list", "--before", "0"}, 2, "", "--before 0 names no page (no entry comes before seq 1); omit --before for the newest page, or give --after 0 or --oldest"},
+		{"empty page is [], and found nothing", []string{"history", "list", "--json", "--query", "absent words"}, 1, `"entries": []`, ""},
 		{"no sessions is []", []string{"history", "sessions", "--json", "--cwd", "/elsewhere"}, 0, "[]", ""},
 	}
 	for _, tc := range tests {

@@ -61,15 +61,15 @@ func TestHistoryCLI(t *testing.T) {
 		stderr string
 	}{
 		{"sessions", []string{"history", "sessions"}, 0, []string{"claude:" + cliSID, "/work/proj", "Please list the files and say HELLO"}, ""},
-		{"sessions cwd filter excludes", []string{"history", "sessions", "--cwd", "/elsewhere"}, 0, []string{"(no sessions)"}, ""},
-		{"list query", []string{"history", "list", "--query", "hello"}, 0, []string{"#2 claude:" + cliSID + ":0 user", "1 entries matching \"hello\""}, ""},
+		{"sessions cwd filter excludes", []string{"history", "sessions", "--cwd", "/elsewhere"}, 0, nil, "no sessions"},
+		{"list query", []string{"history", "list", "--query", "hello"}, 0, []string{"#2 claude:" + cliSID + ":0 user", "1 entry matching \"hello\""}, ""},
 		{"list roles skip empty envelopes", []string{"history", "list", "--session", "claude:1111", "--role", "assistant"}, 0, []string{"#4 ", "#10 "}, ""},
 		{"list pages with a CLI footer", []string{"history", "list", "--limit", "2", "--after", "1"}, 0, []string{"newer entries: notesoup history list --session claude:" + cliSID + " --after 4 --limit 2"}, ""},
 		{"list from the beginning", []string{"history", "list", "--oldest", "--limit", "1"}, 0, []string{"#1 claude:", "--after 1 --limit 1"}, ""},
 		{"read a result shows its call", []string{"history", "read", "--seq", "8"}, 0, []string{"#8 is the result of call #6", "a.txt"}, ""},
 		{"read empty envelope", []string{"history", "read", "--seq", "3"}, 0, []string{"no visible text"}, ""},
 		{"state", []string{"history", "state"}, 0, []string{"claude:" + cliSID + ":0 ordinal 0"}, ""},
-		{"path selector refused", []string{"history", "list", "--session", "/etc/passwd"}, 1, nil, "looks like a path"},
+		{"path selector refused", []string{"history", "list", "--session", "/etc/passwd"}, 2, nil, "looks like a path"},
 		{"bad query refused before reading", []string{"history", "list", "--after", "2", "--before", "5"}, 2, nil, "not both"},
 		{"unknown subcommand", []string{"history", "grep"}, 2, nil, "unknown subcommand"},
 	}
@@ -116,11 +116,11 @@ func TestHistoryCLIJSONAndNotice(t *testing.T) {
 		t.Errorf("read lacks the incomplete-history notice:\n%s", text)
 	}
 	_, errs, code = runCLI(t, append([]string{"history", "read", "--seq", "1"}, roots...)...)
-	if code != 1 || !strings.HasPrefix(errs, "[incomplete history]") || !strings.Contains(errs, "no address #1") {
+	if code != 2 || !strings.HasPrefix(errs, "notesoup history read: [incomplete history]") || !strings.Contains(errs, "no address #1") {
 		t.Errorf("read of an off-branch address: exit %d, %s", code, errs)
 	}
 	_, errs, code = runCLI(t, append([]string{"history", "state"}, roots...)...)
-	if code != 1 || !strings.Contains(errs, "refusing to guess") {
+	if code != 2 || !strings.Contains(errs, "refusing to guess") {
 		t.Errorf("state on an unknown window: exit %d, %s", code, errs)
 	}
 }
@@ -142,8 +142,8 @@ func TestHistoryRootFlags(t *testing.T) {
 		{"--root NAME=DIR", append([]string{"--root", "claude=" + root}, quiet...), 0, "claude:" + cliSID, ""},
 		{"the built-in alias", append([]string{"--claude-root", root}, quiet...), 0, "claude:" + cliSID, ""},
 		{"alias and --root add up", append([]string{"--claude-root", empty, "--root", "claude=" + root}, quiet...), 0, "claude:" + cliSID, ""},
-		{"an empty root has no sessions", append([]string{"--root", "claude=" + empty}, quiet...), 0, "(no sessions)", ""},
-		{"a harness that does not exist", []string{"--root", "gemini=" + root}, 1, "", `there is no harness "gemini" (harnesses: claude, pi, codex)`},
+		{"an empty root has no sessions", append([]string{"--root", "claude=" + empty}, quiet...), 0, "", "no sessions"},
+		{"a harness that does not exist", []string{"--root", "emacs=" + root}, 2, "", `there is no harness "emacs" (harnesses: claude, pi, codex, gemini, copilot)`},
 		{"no directory", []string{"--root", "claude="}, 2, "", "want NAME=DIR"},
 		{"no name", []string{"--root", root}, 2, "", "want NAME=DIR"},
 	}
@@ -160,7 +160,7 @@ func TestHistoryRootFlags(t *testing.T) {
 	}
 	// The help lists an alias for every built-in, and no other.
 	help, _, _ := runCLI(t, "history", "--help")
-	if !strings.Contains(help, "--claude-root, --pi-root, --codex-root") || !strings.Contains(help, "--root NAME=DIR") {
+	if !strings.Contains(help, "--claude-root, --pi-root, --codex-root, --gemini-root") || !strings.Contains(help, "--root NAME=DIR") {
 		t.Errorf("help does not list --root and the aliases:\n%s", help)
 	}
 }

@@ -28,7 +28,7 @@ func TestLimitsCLI(t *testing.T) {
 	}
 	write(filepath.Join(home, ".pi", "agent", "settings.json"), `{"notesoup":{"resetMarginTokens":1000}}`)
 	settings := write(filepath.Join(t.TempDir(), "s.json"), `{"notesoup":{"resetMarginTokens":3000}}`)
-	common := []string{"--home", home, "--cwd", proj, "--window", "200000"}
+	common := []string{"--user-home", home, "--cwd", proj, "--window", "200000"}
 	tests := []struct {
 		name   string
 		args   []string
@@ -44,7 +44,7 @@ func TestLimitsCLI(t *testing.T) {
 			stdout: []string{"cap      100k (lowered the point: true)"}},
 		{name: "a cap that is no number", args: []string{"--harness", "claude", "--cap", "lots"}, code: 2, stderr: "notesoup limits:"},
 		{name: "no harness", args: []string{}, code: 2, stderr: "--harness is required, one of claude, pi, codex"},
-		{name: "unknown harness", args: []string{"--harness", "emacs"}, code: 1, stderr: `"emacs"`},
+		{name: "unknown harness", args: []string{"--harness", "emacs"}, code: 2, stderr: `"emacs"`},
 		{name: "a settings file that is a directory", args: []string{"--harness", "pi", "--settings", proj}, code: 2, stderr: "not a regular file"},
 		{name: "a stray argument", args: []string{"--harness", "pi", "now"}, code: 2, stderr: `unexpected argument "now"`},
 	}

@@ -4,8 +4,6 @@ package main
 
 import (
 	"context"
-	"flag"
-	"fmt"
 	"io"
 	"os"
 	"os/signal"
@@ -16,34 +14,32 @@ import (
 )
 
 func init() {
-	register("mcp", mcpSummary, runMCP)
+	registerCommand(mcpCommand(runMCP))
 }
 
-func runMCP(args []string, _, stderr io.Writer) int {
-	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	harnessName := fs.String("harness", os.Getenv("NOTESOUP_HARNESS"), "the client harness, one that notesoup plugins lists; binds the boot block in the server instructions and which tool call _meta key binds the session [$NOTESOUP_HARNESS]")
-	session := fs.String("session", os.Getenv("NOTESOUP_SESSION"), "the client's session id, when known at start; otherwise each tool call's _meta binds it, under the harness's own key (Codex: threadId) [$NOTESOUP_SESSION]")
-	cwd := fs.String("cwd", "", "the project directory (default: the current directory)")
-	if err := fs.Parse(args); err != nil {
-		return 2
+func runMCP(args []string, stdout, stderr io.Writer) int {
+	inv := newInvocation(commands["mcp"], args, stdout, stderr)
+	var o mcpOpts
+	fs := newFlags("mcp")
+	o.define(fs)
+	pos, code, ok := inv.parse(fs, args)
+	if !ok {
+		return code
 	}
-	if fs.NArg() != 0 {
-		fmt.Fprintf(stderr, "notesoup mcp: unexpected arguments %v\n", fs.Args())
-		return 2
+	if len(pos) != 0 {
+		return inv.usageErr("unexpected arguments %v", pos)
 	}
+	harnessName, session, cwd := &o.harness, &o.session, &o.cwd
 	if *cwd == "" {
 		wd, err := os.Getwd()
 		if err != nil {
-			fmt.Fprintln(stderr, "notesoup mcp:", err)
-			return 1
+			return inv.fail(err)
 		}
 		*cwd = wd
 	}
 	s, closeHost, err := newHostedService()
 	if err != nil {
-		fmt.Fprintln(stderr, "notesoup mcp:", err)
-		return 1
+		return inv.fail(err)
 	}
 	defer closeHost()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -53,8 +49,7 @@ func runMCP(args []string, _, stderr io.Writer) int {
 		Logger: newLogger("notesoup-mcp"),
 	}
 	if err := mcpserver.Run(ctx, s, cfg); err != nil && ctx.Err() == nil {
-		fmt.Fprintln(stderr, "notesoup mcp:", err)
-		return 1
+		return inv.fail(err)
 	}
 	return 0
 }

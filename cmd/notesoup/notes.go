@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -13,11 +12,38 @@ import (
 	"github.com/notesoup/notesoup/service"
 	"github.com/notesoup/notesoup/shared/notes"
 	"github.com/notesoup/notesoup/shared/termsafe"
+	"github.com/spf13/pflag"
 )
 
 func init() {
-	register("notes", "list, read, write, edit and delete notes (list|read|write|edit|delete)", runNotes)
+	sub := func(op, summary, usage, about string) *command {
+		return &command{name: op, summary: summary, usage: "notes " + op + " " + usage, about: about,
+			flags: func(fs *pflag.FlagSet) { new(notesOpts).define(fs, op) },
+			run:   func(args []string, stdout, stderr io.Writer) int { return runNotesOp(op, args, stdout, stderr) }}
+	}
+	registerCommand(&command{
+		name:    "notes",
+		summary: "list, read, write, edit and delete notes",
+		about:   notesAbout,
+		subs: []*command{
+			sub("list", "names, sizes, last change and first lines of the notes", "[PREFIX] [flags]", ""),
+			sub("read", "a note with line numbers (--raw: without)", "NAME [--from N] [--to N] [flags]",
+				"A read longer than 32 KiB is cut and says the --offset B that continues it\n(--raw reads it all).\n"),
+			sub("write", "create or replace a note (text from --file or stdin)", "NAME [--file FILE] [flags]",
+				"Empty text replaces an existing note only with --allow-empty.\n"),
+			sub("edit", "replace one exact, unique passage of a note", "NAME --old TEXT --new TEXT [flags]", ""),
+			sub("delete", "delete a note", "NAME [flags]", ""),
+		},
+	})
 }
+
+const notesAbout = `Names: api/auth.md is a note of the project of --cwd (its git root, else
+the folder); ~/style.md is global. Notes live under the notesoup home
+(--home, default $NOTESOUP_HOME or ~/.notesoup).
+
+Exit status: 0 done, 2 on a refusal (no such note, a passage that does not
+match once) or another error.
+`
 
 // notesTools maps each operation to the notes tool that performs it.
 var notesTools = map[string]string{
@@ -29,86 +55,47 @@ var notesTools = map[string]string{
 // --file; a variable so tests can supply it.
 var notesStdin io.Reader = os.Stdin
 
-const notesUsage = `Usage:
-  notesoup notes list   [PREFIX]                   names, sizes, last change, first lines
-  notesoup notes read   NAME [--from N] [--to N]   a note with line numbers (--raw: without)
-  notesoup notes write  NAME [--file F]            create or replace a note (text from F or stdin)
-  notesoup notes edit   NAME --old TEXT --new TEXT replace one exact, unique passage
-  notesoup notes delete NAME                       delete a note
+// notesOpts are the flags of the notes operations; each operation defines
+// the common ones and its own.
+type notesOpts struct {
+	cwd, file, oldText, newText string
+	json, raw, allowEmpty       bool
+	from, to, offset            int
+}
 
-Names: api/auth.md is a note of the project of --cwd (its git root, else
-the folder); ~/style.md is global. Notes live under $NOTESOUP_HOME
-(default ~/.notesoup). Common flags: --cwd DIR (default .), --home DIR,
---json (print the result as JSON). A read longer than 32 KiB is cut and
-says the --offset B that continues it (--raw reads it all). Empty text
-replaces an existing note only with --allow-empty.
-`
-
-// parseInterspersed parses flags that may come before, between or after
-// positional arguments ("notes read api.md --from 3"), returning the
-// positionals. The standard flag package stops at the first positional.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
+func (o *notesOpts) define(fs *pflag.FlagSet, op string) {
+	fs.StringVar(&o.cwd, "cwd", ".", "the working `DIR` whose project the notes belong to")
+	homeFlag(fs)
+	fs.BoolVar(&o.json, "json", false, "print the result as JSON")
+	switch op {
+	case "read":
+		fs.IntVar(&o.from, "from", 0, "first line `N` (1-based)")
+		fs.IntVar(&o.to, "to", 0, "last line `N`")
+		fs.IntVar(&o.offset, "offset", 0, "continue a cut answer at byte `B` (the offset it gave)")
+		fs.BoolVar(&o.raw, "raw", false, "print the text without line numbers")
+	case "write":
+		fs.StringVar(&o.file, "file", "", "read the note text from this regular `FILE` instead of stdin")
+		fs.BoolVar(&o.allowEmpty, "allow-empty", false, "let empty text replace an existing note (refused otherwise)")
+	case "edit":
+		fs.StringVar(&o.oldText, "old", "", "the exact `TEXT` to replace (must occur once)")
+		fs.StringVar(&o.newText, "new", "", "the replacement `TEXT` (\"\" deletes the passage)")
 	}
 }
 
-func runNotes(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprint(stdout, notesUsage)
-		return 0
+func runNotesOp(op string, args []string, stdout, stderr io.Writer) int {
+	inv := newInvocation(commands["notes"].sub(op), args, stdout, stderr)
+	var o notesOpts
+	fs := newFlags("notes " + op)
+	o.define(fs, op)
+	pos, code, ok := inv.parse(fs, args)
+	if !ok {
+		return code
 	}
-	op, args := args[0], args[1:]
-	fs := flag.NewFlagSet("notes "+op, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, notesUsage) }
-	cwd := fs.String("cwd", ".", "working directory whose project the notes belong to")
-	home := fs.String("home", "", "notes home (default $NOTESOUP_HOME or ~/.notesoup)")
-	asJSON := fs.Bool("json", false, "print the result as JSON")
-	var from, to, offset *int
-	var raw *bool
-	var file, oldText, newText *string
-	var allowEmpty *bool
-	switch op {
-	case "list", "delete":
-	case "read":
-		from = fs.Int("from", 0, "first line (1-based)")
-		to = fs.Int("to", 0, "last line")
-		offset = fs.Int("offset", 0, "continue a cut answer at this byte (the offset it gave)")
-		raw = fs.Bool("raw", false, "print the text without line numbers")
-	case "write":
-		file = fs.String("file", "", "read the note text from this regular file instead of stdin")
-		allowEmpty = fs.Bool("allow-empty", false, "let empty text replace an existing note (refused otherwise)")
-	case "edit":
-		oldText = fs.String("old", "", "exact text to replace (must occur once)")
-		newText = fs.String("new", "", "replacement text")
-	default:
-		fmt.Fprintf(stderr, "notesoup notes: unknown operation %q; use list, read, write, edit or delete\n", op)
-		return 2
-	}
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return 2
-	}
-	wantPos := 1
-	if op == "list" {
-		wantPos = len(pos)
-		if wantPos > 1 {
-			wantPos = 1
-		}
-	}
-	if len(pos) != wantPos {
-		fmt.Fprintf(stderr, "notesoup notes %s: expected %s, got %d arguments (%s)\n", op, map[bool]string{true: "at most one PREFIX", false: "one NAME"}[op == "list"], len(pos), strings.Join(pos, " "))
-		return 2
+	switch {
+	case op == "list" && len(pos) > 1:
+		return inv.usageErr("expected at most one PREFIX, got %d arguments (%s)", len(pos), strings.Join(pos, " "))
+	case op != "list" && len(pos) != 1:
+		return inv.usageErr("expected one NAME, got %d arguments (%s)", len(pos), strings.Join(pos, " "))
 	}
 	// The request as the notes tools take it, for the service that every
 	// front end calls.
@@ -121,55 +108,45 @@ func runNotes(args []string, stdout, stderr io.Writer) int {
 		}
 		req = r
 	case "read":
-		req = notes.ReadRequest{Name: pos[0], From: *from, To: *to, Offset: *offset}
+		req = notes.ReadRequest{Name: pos[0], From: o.from, To: o.to, Offset: o.offset}
 	case "write":
-		data, err := readNoteText(*file)
+		data, err := readNoteText(o.file)
 		if err != nil {
-			fmt.Fprintln(stderr, "notesoup notes write:", termsafe.Sanitize(err.Error()))
-			return 1
+			return inv.fail(err)
 		}
-		req = notes.WriteRequest{Name: pos[0], Content: string(data), AllowEmpty: *allowEmpty}
+		req = notes.WriteRequest{Name: pos[0], Content: string(data), AllowEmpty: o.allowEmpty}
 	case "edit":
-		if !flagSet(fs, "old") || !flagSet(fs, "new") {
-			fmt.Fprintln(stderr, "notesoup notes edit: give both --old TEXT and --new TEXT (--new \"\" deletes the text)")
-			return 2
+		if !fs.Changed("old") || !fs.Changed("new") {
+			return inv.usageErr("give both --old TEXT and --new TEXT (--new \"\" deletes the text)")
 		}
-		req = notes.EditRequest{Name: pos[0], OldText: *oldText, NewText: *newText}
+		req = notes.EditRequest{Name: pos[0], OldText: o.oldText, NewText: o.newText}
 	case "delete":
 		req = notes.DeleteRequest{Name: pos[0]}
 	}
 	reqJSON, err := json.Marshal(req)
 	if err != nil {
-		fmt.Fprintln(stderr, "notesoup notes:", err)
-		return 1
+		return inv.fail(err)
 	}
-	var opts []service.Option
-	if *home != "" {
-		opts = append(opts, service.WithHome(*home))
-	}
-	svc, done, err := newService(opts...)
+	svc, done, err := newService()
 	if err != nil {
-		fmt.Fprintln(stderr, "notesoup notes:", err)
-		return 1
+		return inv.fail(err)
 	}
 	defer done()
-	res, err := svc.Notes(context.Background(), service.Caller{Cwd: *cwd}, notesTools[op], reqJSON)
+	res, err := svc.Notes(context.Background(), service.Caller{Cwd: o.cwd}, notesTools[op], reqJSON)
 	if err != nil {
-		fmt.Fprintf(stderr, "notesoup notes %s: %s\n", op, termsafe.Sanitize(err.Error()))
-		return 1
+		return inv.fail(err)
 	}
-	if r, ok := res.(notes.ReadResult); ok && *raw && !*asJSON {
+	if r, ok := res.(notes.ReadResult); ok && o.raw && !o.json {
 		// --raw is the exact text, for a pipe or a file, so it follows
 		// the pages to the end (a note is at most notes.MaxNoteBytes); a
 		// terminal gets it made inert like every other answer.
 		var text strings.Builder
 		text.WriteString(r.Content)
 		for r.NextOffset != 0 {
-			next, _ := json.Marshal(notes.ReadRequest{Name: pos[0], To: *to, Offset: r.NextOffset})
-			res, err := svc.Notes(context.Background(), service.Caller{Cwd: *cwd}, notes.ToolRead, next)
+			next, _ := json.Marshal(notes.ReadRequest{Name: pos[0], To: o.to, Offset: r.NextOffset})
+			res, err := svc.Notes(context.Background(), service.Caller{Cwd: o.cwd}, notes.ToolRead, next)
 			if err != nil {
-				fmt.Fprintf(stderr, "notesoup notes %s: %s\n", op, termsafe.Sanitize(err.Error()))
-				return 1
+				return inv.fail(err)
 			}
 			r = res.(notes.ReadResult)
 			text.WriteString(r.Content)
@@ -179,17 +156,45 @@ func runNotes(args []string, stdout, stderr io.Writer) int {
 			out = termsafe.Sanitize(out)
 		}
 		io.WriteString(stdout, out)
-		return 0
+		return exitOK
 	}
-	if *asJSON {
-		if err := writeJSON(stdout, res); err != nil {
-			fmt.Fprintln(stderr, "notesoup notes:", err)
-			return 1
+	if o.json {
+		return inv.jsonOut(res)
+	}
+	if l, ok := res.(notes.ListResult); ok {
+		printNotesList(stdout, l)
+		return exitOK
+	}
+	io.WriteString(stdout, termsafe.Sanitize(notesRender(res)))
+	return exitOK
+}
+
+// notesRender is a notes answer in the CLI's words. A read's lines are the
+// note's own text and stay as written; only its last line, when it says how
+// to continue a cut answer, is the tool's and is reworded.
+func notesRender(res notes.Result) string {
+	out := res.Render()
+	if r, ok := res.(notes.ReadResult); ok {
+		if r.NextOffset == 0 {
+			return out
 		}
-		return 0
+		body, last, _ := strings.Cut(strings.TrimSuffix(out, "\n"), "\n[answer cut")
+		return body + "\n" + cliWords("[answer cut"+last) + "\n"
 	}
-	io.WriteString(stdout, termsafe.Sanitize(res.Render()))
-	return 0
+	return cliWords(out)
+}
+
+// printNotesList prints the notes as a table, times in the local zone.
+func printNotesList(w io.Writer, l notes.ListResult) {
+	if len(l.Notes) == 0 {
+		fmt.Fprintln(w, "No notes.")
+		return
+	}
+	rows := make([][]string, 0, len(l.Notes))
+	for _, n := range l.Notes {
+		rows = append(rows, []string{n.Name, histSize(n.Size), histStamp(n.Modified), n.FirstLine})
+	}
+	writeTable(w, []string{"NAME", "SIZE", "MODIFIED", "FIRST LINE"}, rows)
 }
 
 // writeJSON prints v as indented JSON with every control, line separator
@@ -203,16 +208,6 @@ func writeJSON(w io.Writer, v any) error {
 	}
 	_, err = w.Write(append(termsafe.JSON(b), '\n'))
 	return err
-}
-
-// isTerminal reports whether w is a terminal (a character device).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 // readNoteText reads the text of `notes write`: from file when given, else
@@ -240,16 +235,4 @@ func readNoteText(file string) ([]byte, error) {
 		return nil, fmt.Errorf("the note text on stdin is over the %d-byte limit per note (reading stopped there); split it into several notes", limit)
 	}
 	return data, nil
-}
-
-// flagSet reports whether the flag was given on the command line, so an
-// explicitly empty value (--new "") differs from a missing one.
-func flagSet(fs *flag.FlagSet, name string) bool {
-	set := false
-	fs.Visit(func(f *flag.Flag) {
-		if f.Name == name {
-			set = true
-		}
-	})
-	return set
 }

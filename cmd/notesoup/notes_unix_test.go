@@ -67,7 +67,7 @@ func TestNotesWriteInputBounded(t *testing.T) {
 
 	in := &endless{}
 	code, _, stderr := run1(in, "notes", "write", "big.md")
-	if code != 1 || !strings.Contains(stderr, "over the 65536-byte limit") {
+	if code != 2 || !strings.Contains(stderr, "over the 65536-byte limit") {
 		t.Errorf("endless stdin: exit %d, %q", code, stderr)
 	}
 	if in.n > notes.MaxNoteBytes+1 {
@@ -81,13 +81,13 @@ func TestNotesWriteInputBounded(t *testing.T) {
 		{filepath.Join(dir, "missing.md"), "no such file"},
 	} {
 		code, _, stderr := run1(strings.NewReader(""), "notes", "write", "f.md", "--file", tc.file)
-		if code != 1 || !strings.Contains(stderr, tc.want) {
+		if code != 2 || !strings.Contains(stderr, tc.want) {
 			t.Errorf("--file %s: exit %d, %q; want %q", tc.file, code, stderr, tc.want)
 		}
 	}
 
 	code, _, stderr = run1(strings.NewReader(""), "notes", "write", "keep.md")
-	if code != 1 || !strings.Contains(stderr, "--allow-empty") {
+	if code != 2 || !strings.Contains(stderr, "--allow-empty") {
 		t.Errorf("empty stdin over a note: exit %d, %q; want a refusal naming --allow-empty", code, stderr)
 	}
 	if code, out, _ := run1(nil, "notes", "read", "--raw", "keep.md"); code != 0 || out != "# Keep\n" {
@@ -157,8 +157,9 @@ func TestNotesOutputTerminalSafe(t *testing.T) {
 	defer devnull.Close()
 	regular, _ := os.Create(filepath.Join(t.TempDir(), "out"))
 	defer regular.Close()
-	if !isTerminal(devnull) || isTerminal(regular) || isTerminal(&bytes.Buffer{}) {
-		t.Errorf("isTerminal: a character device %v, a file %v, a buffer %v", isTerminal(devnull), isTerminal(regular), isTerminal(&bytes.Buffer{}))
+	// /dev/null is a character device but no terminal (isatty).
+	if isTerminal(devnull) || isTerminal(regular) || isTerminal(&bytes.Buffer{}) {
+		t.Errorf("isTerminal: /dev/null %v, a file %v, a buffer %v", isTerminal(devnull), isTerminal(regular), isTerminal(&bytes.Buffer{}))
 	}
 }
 
@@ -183,12 +184,12 @@ func TestNotesReadPagedCLI(t *testing.T) {
 		t.Fatalf("write: %s", stderr)
 	}
 	code, out, _ := run1("", "notes", "read", "long.md")
-	i := strings.LastIndex(out, "continue with offset=")
+	i := strings.LastIndex(out, "continue with --offset ")
 	if code != 0 || len(out) > notes.MaxReadAnswerBytes || i < 0 {
 		t.Fatalf("first page: exit %d, %d bytes, no continuation", code, len(out))
 	}
 	var next int
-	fmt.Sscanf(out[i+len("continue with offset="):], "%d", &next)
+	fmt.Sscanf(out[i+len("continue with --offset "):], "%d", &next)
 	code, out, _ = run1("", "notes", "read", "long.md", "--offset", fmt.Sprint(next))
 	if code != 0 || !strings.Contains(out, "line ") || len(out) > notes.MaxReadAnswerBytes {
 		t.Errorf("second page: exit %d, %d bytes", code, len(out))

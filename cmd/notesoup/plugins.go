@@ -4,8 +4,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -38,7 +36,7 @@ func newHost() *host.Host {
 
 func init() {
 	register(host.PluginModeArg, pluginModeSummary, runPluginMode)
-	register("plugins", pluginsSummary, runPlugins)
+	registerCommand(pluginsCommand(runPlugins))
 }
 
 // runPluginMode serves one built-in harness over go-plugin. The host starts
@@ -72,38 +70,45 @@ type pluginRow struct {
 }
 
 func runPlugins(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("plugins", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	asJSON := fs.Bool("json", false, "print JSON for scripts")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	inv := newInvocation(commands["plugins"], args, stdout, stderr)
+	var o pluginsOpts
+	fs := newFlags("plugins")
+	o.define(fs)
+	pos, code, ok := inv.parse(fs, args)
+	if !ok {
+		return code
+	}
+	if len(pos) != 0 {
+		return inv.usageErr("unexpected argument %q", pos[0])
 	}
 	h := newHost()
 	defer h.Close()
 	rows := listPlugins(context.Background(), h)
-	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rows); err != nil {
-			fmt.Fprintln(stderr, "notesoup:", err)
-			return 1
-		}
-		return 0
+	if o.json {
+		return inv.jsonOut(rows)
 	}
+	// A plugin's name and path are file names anyone with write access to
+	// a plugin directory chose: the table makes them inert (writeTable),
+	// and its errors too.
+	table := make([][]string, 0, len(rows))
+	var notes []string
 	for _, r := range rows {
-		if r.Status == statusIgnored {
-			fmt.Fprintf(stdout, "%-8s %-7s %s\n         %s\n", sanitizeLine(r.Name), r.Status, sanitizeLine(r.Source), sanitizeLine(r.Reason))
-			continue
+		switch {
+		case r.Status == statusIgnored:
+			table = append(table, []string{r.Name, r.Status, "-", "-", "-", shortPath(r.Source)})
+			notes = append(notes, fmt.Sprintf("%s: %s", r.Name, r.Reason))
+		case r.Error != "":
+			table = append(table, []string{r.Name, r.Status, "-", "-", "-", shortPath(r.Source)})
+			notes = append(notes, fmt.Sprintf("%s: %s", r.Name, r.Error))
+		default:
+			table = append(table, []string{r.Name, r.Status, "v" + r.PluginVersion, fmt.Sprint(r.ContractVersions), strings.Join(r.Capabilities, ","), shortPath(r.Source)})
 		}
-		// A plugin's name and path are file names anyone with write access
-		// to a plugin directory chose: sanitized like its errors.
-		if r.Error != "" {
-			fmt.Fprintf(stdout, "%-8s %-7s %s\n         error: %s\n", sanitizeLine(r.Name), r.Status, sanitizeLine(r.Source), sanitizeLine(r.Error))
-			continue
-		}
-		fmt.Fprintf(stdout, "%-8s %-7s %s  v%s  contract %v  [%s]\n", sanitizeLine(r.Name), r.Status, sanitizeLine(r.Source), sanitizeLine(r.PluginVersion), r.ContractVersions, sanitizeLine(strings.Join(r.Capabilities, ",")))
 	}
-	return 0
+	writeTable(stdout, []string{"NAME", "STATUS", "VERSION", "CONTRACT", "CAPABILITIES", "SOURCE"}, table)
+	for _, n := range notes {
+		fmt.Fprintln(stdout, sanitizeLine(n))
+	}
+	return exitOK
 }
 
 // statusIgnored marks a file named like a plugin that cannot be one.

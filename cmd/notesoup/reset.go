@@ -2,20 +2,50 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 
+	"github.com/notesoup/notesoup/harness/builtins"
 	"github.com/notesoup/notesoup/service"
 	"github.com/notesoup/notesoup/shared/reset"
+	"github.com/spf13/pflag"
 )
 
 func init() {
-	register("limits", "print a harness's native compaction point and the budget's warning and hard points, with their sources", runLimits)
+	registerCommand(&command{
+		name:    "limits",
+		summary: "print a harness's native compaction point and the budget's warning and hard points, with their sources",
+		usage:   "limits --harness NAME [flags]",
+		flags:   func(fs *pflag.FlagSet) { new(limitsOpts).define(fs) },
+		run:     runLimits,
+	})
+}
+
+// limitsOpts are limits' flags.
+type limitsOpts struct {
+	harness, model, settings, usage, capText, cwd, userHome, profile string
+	window                                                           int64
+	overrides                                                        histMultiFlag
+	json                                                             bool
+}
+
+func (o *limitsOpts) define(fs *pflag.FlagSet) {
+	fs.StringVar(&o.harness, "harness", "", "the harness `NAME`, e.g. claude, pi or codex (required)")
+	fs.SetAnnotation("harness", valuesAnnotation, builtins.Names())
+	fs.StringVar(&o.model, "model", "", "the model `ID` as the harness names it")
+	fs.Int64Var(&o.window, "window", 0, "the model's context window in `TOKENS`, if known")
+	fs.StringVar(&o.settings, "settings", "", "merged settings JSON `FILE` (Claude: $.settings.read(); Pi: overrides its settings files); its notesoup object sets the margins")
+	fs.StringVar(&o.usage, "usage", "", "usage report JSON `FILE` (Claude: $.session.usage({breakdown:\"summary\"}); Pi: ctx.getContextUsage())")
+	fs.StringVar(&o.capText, "cap", "", "runtime cap in `TOKENS`: whole tokens, or 100k, 1.5m")
+	fs.StringVar(&o.cwd, "cwd", "", "the project `DIR` (default: the current directory)")
+	fs.StringVar(&o.userHome, "user-home", "", "the user's home `DIR`, where the harnesses keep their settings (default $HOME)")
+	fs.VarP(&o.overrides, "config", "c", "a Codex `KEY=VALUE` override, as codex -c takes it (repeatable)")
+	fs.StringVar(&o.profile, "profile", "", "the Codex profile `NAME`")
+	homeFlag(fs)
+	fs.BoolVar(&o.json, "json", false, "print JSON")
 }
 
 // maxLimitsFileBytes bounds the --settings and --usage files: each is a
@@ -28,41 +58,26 @@ const maxLimitsFileBytes = 8 << 20
 // harness (an external plugin's, when one overrides it) resolves the native
 // point, and the budget policy applies the margins and the cap.
 func runLimits(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("limits", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	harness := fs.String("harness", "", "the harness, e.g. claude, pi or codex (required)")
-	model := fs.String("model", "", "model id as the harness names it")
-	window := fs.Int64("window", 0, "the model's context window in tokens, if known")
-	settings := fs.String("settings", "", "merged settings JSON file (Claude: $.settings.read(); Pi: overrides its settings files); its notesoup object sets the margins")
-	usage := fs.String("usage", "", "usage report JSON file (Claude: $.session.usage({breakdown:\"summary\"}); Pi: ctx.getContextUsage())")
-	capArg := fs.String("cap", "", "runtime cap: whole tokens, or 100k, 1.5m")
-	cwd := fs.String("cwd", "", "project directory (default: the current directory)")
-	home := fs.String("home", "", "home directory (default: $HOME)")
-	var overrides histMultiFlag
-	fs.Var(&overrides, "c", "Codex -c key=value override (repeatable)")
-	profile := fs.String("profile", "", "Codex profile")
-	asJSON := fs.Bool("json", false, "print JSON")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	inv := newInvocation(commands["limits"], args, stdout, stderr)
+	var o limitsOpts
+	fs := newFlags("limits")
+	o.define(fs)
+	pos, code, ok := inv.parse(fs, args)
+	if !ok {
+		return code
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "notesoup limits: unexpected argument %q; everything is a flag (see --help)\n", fs.Arg(0))
-		return 2
+	if len(pos) > 0 {
+		return inv.usageErr("unexpected argument %q; everything is a flag", pos[0])
 	}
 	svc, done, err := newService()
 	if err != nil {
-		fmt.Fprintln(stderr, "notesoup limits:", err)
-		return 1
+		return inv.fail(err)
 	}
 	defer done()
-	if *harness == "" {
-		fmt.Fprintf(stderr, "notesoup limits: --harness is required, one of %s\n", strings.Join(svc.Harnesses().Names(), ", "))
-		return 2
+	if o.harness == "" {
+		return inv.usageErr("--harness is required, one of %s", strings.Join(svc.Harnesses().Names(), ", "))
 	}
-	req := service.LimitsRequest{CapText: *capArg, ThresholdInput: reset.ThresholdInput{Model: *model, ModelWindow: *window, Cwd: *cwd, Home: *home, Env: environ()}}
+	req := service.LimitsRequest{CapText: o.capText, ThresholdInput: reset.ThresholdInput{Model: o.model, ModelWindow: o.window, Cwd: o.cwd, Home: o.userHome, Env: environ()}}
 	if req.Cwd == "" {
 		req.Cwd, _ = os.Getwd()
 	}
@@ -70,46 +85,38 @@ func runLimits(args []string, stdout, stderr io.Writer) int {
 		path string
 		dst  *[]byte
 		name string
-	}{{*settings, &req.Settings, "--settings"}, {*usage, &req.Usage, "--usage"}} {
+	}{{o.settings, &req.Settings, "--settings"}, {o.usage, &req.Usage, "--usage"}} {
 		if f.path == "" {
 			continue
 		}
 		data, err := readInputFile(f.path, maxLimitsFileBytes)
 		if err != nil {
-			fmt.Fprintf(stderr, "notesoup limits: %s: %v\n", f.name, err)
-			return 2
+			return inv.usageErr("%s: %v", f.name, err)
 		}
 		*f.dst = data
 	}
-	for _, o := range overrides {
-		req.Overrides = append(req.Overrides, "-c", o)
+	for _, ov := range o.overrides {
+		req.Overrides = append(req.Overrides, "-c", ov)
 	}
-	if *profile != "" {
-		req.Overrides = append(req.Overrides, "--profile", *profile)
+	if o.profile != "" {
+		req.Overrides = append(req.Overrides, "--profile", o.profile)
 	}
-	res, err := svc.Limits(context.Background(), *harness, req)
+	res, err := svc.Limits(context.Background(), o.harness, req)
 	if err != nil {
-		fmt.Fprintf(stderr, "notesoup limits: %v\n", err)
 		if _, badCap := errors.AsType[*service.CapError](err); badCap {
-			return 2
+			return inv.usageErr("%v", err)
 		}
-		return 1
+		return inv.fail(err)
 	}
-	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(struct {
+	if o.json {
+		return inv.jsonOut(struct {
 			Harness string            `json:"harness"`
 			Native  reset.NativePoint `json:"native"`
 			Limits  reset.Limits      `json:"limits"`
-		}{*harness, res.Native, res.Limits}); err != nil {
-			fmt.Fprintln(stderr, "notesoup limits:", err)
-			return 1
-		}
-		return 0
+		}{o.harness, res.Native, res.Limits})
 	}
-	printLimits(stdout, *harness, res.Native, res.Limits)
-	return 0
+	printLimits(stdout, o.harness, res.Native, res.Limits)
+	return exitOK
 }
 
 // readInputFile reads a file a person named on the command line, at most

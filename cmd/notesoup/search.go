@@ -2,140 +2,244 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/notesoup/notesoup/service"
 	"github.com/notesoup/notesoup/shared/history"
 	"github.com/notesoup/notesoup/shared/history/search"
 	"github.com/notesoup/notesoup/shared/termsafe"
+	"github.com/spf13/pflag"
 )
 
 func init() {
-	register("search", "literal search across every session of every harness (Claude Code, Pi, Codex and external plugins)", runSearch)
+	registerCommand(searchCommand(""))
 }
 
-const searchUsage = `Usage:
-  notesoup search QUERY [--per-session n] [--limit n] [--json] [--stats]
-                  [--root name=dir]... [--claude-root dir]... [--pi-root dir]... [--codex-root dir]...
-                  [--cache-dir dir | --no-cache]
+// searchCommand is `notesoup search`, and with parent "history" the same
+// command as `notesoup history search`.
+func searchCommand(parent string) *command {
+	c := &command{
+		name:    "search",
+		summary: "literal search across every session of every harness (Claude Code, Pi, Codex and external plugins)",
+		usage:   strings.TrimSpace(parent+" search") + " QUERY... [flags]",
+		flags:   func(fs *pflag.FlagSet) { new(searchOpts).define(fs) },
+		about:   searchAbout,
+	}
+	c.run = func(args []string, stdout, stderr io.Writer) int { return searchAs(c, args, stdout, stderr) }
+	return c
+}
 
-QUERY is a literal, case-insensitive substring, matched as history list
---query matches it, over every session under the roots of every harness,
-built in or an external plugin (--root NAME=DIR as for notesoup history).
-Sessions with matches are listed newest first (by their last record's
-time, as notesoup history sessions shows it) with their newest matching
-entries; read one with:
-  notesoup history list --session <harness>:<id> --query QUERY.
+const searchAbout = `QUERY is literal text, case-insensitive unless --case-sensitive; several
+words are one query ("search oat milk" looks for "oat milk"). Flags may come
+before, between or after the words. Sessions with matches are listed newest
+first (by their last record's time) with their newest matching entries;
+read one with:
+  notesoup history list --session HARNESS:ID --query QUERY
+
+Matches are highlighted on a terminal (--color); into a pipe or a file the
+output is plain text. Session files are shown with --paths, relative to
+your home.
 
 Secrets are masked before anything is matched or cut, as history list
 masks them: a query for a secret's text finds nothing.
 
-Answers are cached per query and file under --cache-dir (default
-$XDG_CACHE_HOME/notesoup/search); a file that changed (size, modification
-time, inode, change time or its last 4 KiB) is always searched again.
+--case-sensitive keeps the entries whose masked text around the match holds
+QUERY with the same case; the count is of those entries.
+
+Answers are cached under --cache-dir (default $XDG_CACHE_HOME/notesoup/search);
+a file that changed is always searched again.
+
+Exit status: 0 when a session matches, 1 when none does, 2 on an error.
 `
 
+// searchOpts are search's flags.
+type searchOpts struct {
+	roots         historyRoots
+	per, limit    int
+	json, stats   bool
+	cacheDir      string
+	noCache       bool
+	color         string
+	paths         bool
+	caseSensitive bool
+}
+
+func (o *searchOpts) define(fs *pflag.FlagSet) {
+	historyFlags(fs, &o.roots)
+	fs.IntVar(&o.per, "per-session", search.DefaultPerSession, fmt.Sprintf("show the newest `N` matching entries per session (1 to %d)", history.MaxListLimit))
+	fs.IntVar(&o.limit, "limit", 20, "list at most `N` sessions (0: all)")
+	fs.BoolVar(&o.json, "json", false, "print JSON")
+	fs.BoolVar(&o.stats, "stats", false, "print how the answer was found (cache, raw scan, decode) on stderr")
+	fs.StringVar(&o.cacheDir, "cache-dir", "", "the answer cache `DIR` (default $XDG_CACHE_HOME/notesoup/search)")
+	fs.BoolVar(&o.noCache, "no-cache", false, "do not read or write the answer cache")
+	colorFlag(fs)
+	fs.BoolVar(&o.paths, "paths", false, "show each session's file, relative to your home")
+	fs.BoolVar(&o.caseSensitive, "case-sensitive", false, "match the query's case exactly")
+}
+
+// runSearch is `notesoup search`.
 func runSearch(args []string, stdout, stderr io.Writer) int {
-	var roots historyRoots
-	fs := newHistoryFlags("search", stderr, &roots)
-	fs.Init("notesoup search", flag.ContinueOnError)
-	fs.Usage = func() { fmt.Fprint(stderr, searchUsage) }
-	per := fs.Int("per-session", search.DefaultPerSession, fmt.Sprintf("newest matching entries shown per session (1 to %d)", history.MaxListLimit))
-	limit := fs.Int("limit", 20, "at most this many sessions (0: all)")
-	asJSON := fs.Bool("json", false, "print JSON")
-	stats := fs.Bool("stats", false, "print how the answer was found (cache, raw scan, decode) on stderr")
-	cacheDir := fs.String("cache-dir", "", "answer cache directory")
-	noCache := fs.Bool("no-cache", false, "do not read or write the answer cache")
-	// The query may come first: notesoup search QUERY --json.
-	var query string
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		query, args = args[0], args[1:]
+	return searchAs(commands["search"], args, stdout, stderr)
+}
+
+// searchAs runs the search as the command c (search, history search).
+func searchAs(c *command, args []string, stdout, stderr io.Writer) int {
+	inv := newInvocation(c, args, stdout, stderr)
+	var o searchOpts
+	fs := newFlags("search")
+	o.define(fs)
+	pos, code, ok := inv.parse(fs, args)
+	if !ok {
+		return code
 	}
-	if err := fs.Parse(args); err != nil {
-		return 2
+	o.color = fs.Lookup("color").Value.String()
+	// Words are one query, as gh search takes them: the shell split what
+	// the person typed.
+	query := strings.Join(pos, " ")
+	if strings.TrimSpace(query) == "" {
+		return inv.usageErr("give the text to look for, e.g. notesoup search \"oat milk\"")
 	}
-	if query == "" && fs.NArg() > 0 {
-		query = fs.Arg(0)
-	} else if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "notesoup search: unexpected argument %q; quote a query with spaces\n", fs.Arg(0))
-		return 2
+	if o.per < 1 || o.per > history.MaxListLimit {
+		return inv.usageErr("--per-session must be between 1 and %d, got %d", history.MaxListLimit, o.per)
 	}
-	if query == "" {
-		fmt.Fprint(stderr, "notesoup search: give the text to look for\n\n"+searchUsage)
-		return 2
+	if o.limit < 0 {
+		return inv.usageErr("--limit must be 0 (all) or more, got %d", o.limit)
 	}
-	if *per < 1 || *per > history.MaxListLimit {
-		fmt.Fprintf(stderr, "notesoup search: --per-session must be between 1 and %d, got %d\n", history.MaxListLimit, *per)
-		return 2
-	}
-	svc, done, err := historyService(roots)
+	color, err := useColor(o.color, stdout)
 	if err != nil {
-		fmt.Fprintf(stderr, "notesoup search: %v\n", err)
-		return 1
+		return inv.usageErr("%v", err)
+	}
+	svc, done, err := historyService(o.roots)
+	if err != nil {
+		return inv.fail(err)
 	}
 	defer done()
-	dir := *cacheDir
-	if *noCache {
+	dir := o.cacheDir
+	if o.noCache {
 		dir = ""
 	} else if dir == "" {
 		if base, err := os.UserCacheDir(); err == nil {
 			dir = filepath.Join(base, "notesoup", "search")
 		}
 	}
+	per := o.per
+	if o.caseSensitive {
+		// The candidates: every entry the case-insensitive search keeps,
+		// filtered below.
+		per = history.MaxListLimit
+	}
 	// A search allocates a few MB (listings, the answer cache) that stay
 	// live until it returns; at the default GOGC the 4 MB minimum heap
 	// makes a warm search collect once or twice for nothing (~13% of its
 	// CPU). 400 still bounds the heap at five times what is live.
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
-	res, err := svc.Search(context.Background(), query, service.SearchOptions{CacheDir: dir, PerSession: *per})
+	res, err := svc.Search(context.Background(), query, service.SearchOptions{CacheDir: dir, PerSession: per})
 	if err != nil {
-		fmt.Fprintf(stderr, "notesoup search: %v\n", err)
-		return 2
+		return inv.fail(err)
 	}
 	for _, e := range res.Errors {
-		fmt.Fprintf(stderr, "notesoup search: %s\n", e)
+		inv.warn(e)
 	}
 	if res.Stats.Files == 0 && len(res.Errors) > 0 {
-		return 1 // nothing could be searched: no harness's sessions were found
+		return inv.failf("nothing could be searched: no harness's sessions were found")
 	}
-	if *stats {
+	if o.caseSensitive {
+		res.Sessions = exactCase(res.Sessions, query, o.per)
+	}
+	if o.stats {
 		s := res.Stats
-		fmt.Fprintf(stderr, "notesoup search: %d files, %s: %d from the cache, %d ruled out by the raw scan, %d decoded\n",
-			s.Files, histSize(s.Bytes), s.Cached, s.Skipped, s.Decoded)
+		fmt.Fprintf(stderr, "%s: %s in %s: %d from the cache, %d ruled out by the raw scan, %d decoded\n",
+			inv.prog(), plural(s.Files, "file", "files"), histSize(s.Bytes), s.Cached, s.Skipped, s.Decoded)
 	}
 	total := len(res.Sessions)
-	if *limit > 0 && len(res.Sessions) > *limit {
-		res.Sessions = res.Sessions[:*limit]
+	if o.limit > 0 && len(res.Sessions) > o.limit {
+		res.Sessions = res.Sessions[:o.limit]
 	}
-	if *asJSON {
-		histWriteJSON(stdout, struct {
+	found := exitOK
+	if total == 0 {
+		found = exitNone
+	}
+	if o.json {
+		if code := inv.jsonOut(struct {
 			search.Result
 			TotalSessions int `json:"total_sessions"`
-		}{res, total})
-		return 0
+		}{res, total}); code != exitOK {
+			return code
+		}
+		return found
 	}
 	if total == 0 {
-		fmt.Fprintf(stdout, "no session mentions %q\n", query)
-		return 0
+		fmt.Fprintf(stderr, "%s: no session mentions %q\n", inv.prog(), query)
+		return found
 	}
-	for _, s := range res.Sessions {
-		fmt.Fprintf(stdout, "%s:%s  %d match(es)  %s  %s\n", s.Session.Harness, termsafe.Sanitize(s.Session.ID), s.Count, histStamp(s.Session.Updated), termsafe.Sanitize(s.Session.Path))
+	printSearch(stdout, res.Sessions, query, o, color)
+	if total > len(res.Sessions) {
+		more := total - len(res.Sessions)
+		fmt.Fprintf(stdout, "… %d more %s; raise --limit to see them\n", more, map[bool]string{true: "session", false: "sessions"}[more == 1])
+	}
+	return found
+}
+
+// printSearch prints the sessions as ripgrep groups a file's matches: a
+// heading per session, then its entries in aligned columns.
+func printSearch(w io.Writer, sessions []search.SessionHits, query string, o searchOpts, color bool) {
+	q := termsafe.Sanitize(query)
+	for i, s := range sessions {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		head := paint(color, sgrSession, s.Session.Harness+":"+termsafe.Sanitize(s.Session.ID))
+		fmt.Fprintf(w, "%s  %s  updated %s", head, plural(s.Count, "match", "matches"), histStamp(s.Session.Updated))
+		if o.paths {
+			fmt.Fprintf(w, "  %s", termsafe.Sanitize(shortPath(s.Session.Path)))
+		}
+		fmt.Fprintln(w)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		for _, e := range s.Entries {
 			// Snippets are transcript text, masked before they were cut
 			// (history.VisibleEvent, in the search); here escapes are
-			// made inert.
-			fmt.Fprintf(stdout, "  #%d %s %s %s: %s\n", e.Seq, termsafe.Sanitize(e.Window), e.Role, histStamp(e.Time),
-				termsafe.Sanitize(e.Snippet))
+			// made inert, then the matches marked.
+			snip := highlight(oneLineText(termsafe.Sanitize(e.Snippet)), q, o.caseSensitive, color)
+			fmt.Fprintf(tw, "  #%d\t%s\t%s\t%s\n", e.Seq, e.Role, histStamp(e.Time), snip)
 		}
+		tw.Flush()
 	}
-	if total > len(res.Sessions) {
-		fmt.Fprintf(stdout, "… %d more session(s); raise --limit to see them\n", total-len(res.Sessions))
+}
+
+// oneLineText keeps a cell on its line: tabs and line breaks become spaces.
+func oneLineText(s string) string {
+	return strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(s)
+}
+
+// exactCase filters a case-insensitive answer down to the entries whose
+// masked text around the match holds query with its exact case, keeping the
+// newest per of them per session; sessions left with none are dropped. The
+// engine matches case-insensitively, so this is a filter over its
+// candidates, never a second search.
+func exactCase(sessions []search.SessionHits, query string, per int) []search.SessionHits {
+	out := sessions[:0]
+	for _, s := range sessions {
+		var keep []history.Entry
+		for _, e := range s.Entries {
+			if strings.Contains(e.Snippet, query) {
+				keep = append(keep, e)
+			}
+		}
+		if len(keep) == 0 {
+			continue
+		}
+		s.Count = len(keep)
+		if len(keep) > per {
+			keep = keep[len(keep)-per:] // entries are oldest first: keep the newest
+		}
+		s.Entries = keep
+		out = append(out, s)
 	}
-	return 0
+	return out
 }
