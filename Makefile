@@ -101,9 +101,9 @@ E2E_TARGETS :=
 plugin-test: $(PLUGIN_TEST_TARGETS)
 
 # e2e-opencode: the pinned OpenCode against the scripted model server. Its
-# search tools run ripgrep, which must be on PATH.
+# search tools run ripgrep, which scripts/need.sh installs when missing.
 e2e-opencode: tools
-	@command -v rg >/dev/null || { echo "e2e-opencode: ripgrep (rg) not found on PATH; OpenCode needs it: install ripgrep (apt-get install ripgrep, brew install ripgrep)"; exit 1; }
+	@scripts/need.sh rg:ripgrep
 	$(GO) test -tags e2e -count=1 -run TestOpenCodeRuns ./e2e/opencode/
 
 E2E_TARGETS += e2e-opencode

@@ -27,3 +27,11 @@ e2e-dream: tools plugin-claude pi-build
 	$(GO) test -tags e2e -count=1 ./e2e/dream/
 
 E2E_TARGETS += e2e-dream
+
+# e2e-gemini: the pinned Gemini CLI wired by `notesoup install gemini`: the
+# SessionStart boot, the notes tools over MCP, a note written by a scripted
+# call.
+e2e-gemini: tools
+	$(GO) test -tags e2e -count=1 ./e2e/gemini/
+
+E2E_TARGETS += e2e-gemini
