@@ -108,6 +108,9 @@ func runHook(ctx context.Context, call harness.HookCall) int {
 		return 1
 	}
 	defer closeFn()
+	if call.Event == SessionStart {
+		startVaultSync() // keep the transcripts before anything deletes them (docs/vault.md)
+	}
 	h := hook{env: env, codexHome: codexHome}
 	text, undo, err := h.answer(ctx, call.Event, in)
 	if err != nil {

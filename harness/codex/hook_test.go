@@ -102,7 +102,8 @@ func (e *hookEnv) hook(t *testing.T, event, source string) string {
 	in, _ := json.Marshal(map[string]string{"session_id": e.id, "transcript_path": e.path, "cwd": e.cwd,
 		"hook_event_name": event, "model": "fake-model", "source": source})
 	cmd := exec.Command(e.argv[0], append(e.argv[1:], event)...)
-	cmd.Env = append(os.Environ(), "CODEX_HOME="+e.codexHome, "NOTESOUP_HOME="+e.notesHome)
+	// No background vault sync: it would outlive the test's folders.
+	cmd.Env = append(os.Environ(), "CODEX_HOME="+e.codexHome, "NOTESOUP_HOME="+e.notesHome, VaultSyncEnv+"=off")
 	cmd.Stdin = bytes.NewReader(in)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
