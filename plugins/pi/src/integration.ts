@@ -65,6 +65,13 @@ export interface Ctx {
 export type Log = (message: string) => void;
 
 /**
+ * PrintOut writes answer text to stdout. Given only in print mode's text
+ * output (`pi -p`), where Pi prints the last message of the prompt's run
+ * and nothing of a run that starts after it (a reset's continuation).
+ */
+export type PrintOut = (text: string) => void;
+
+/**
  * Integration holds the per-runtime plumbing state. The reset flow's state
  * lives in the helper's store; what is kept here is only what Pi events need
  * to be told apart (who started the next turn, which tool calls asked to end
@@ -103,11 +110,27 @@ export class Integration {
 	private continuationDue = false;
 	/** pending is work Pi does not await (continuations); shutdown waits for it. */
 	private readonly pending = new Set<Promise<unknown>>();
+	/** origin of the run in progress (what agentStart or closeOut said). */
+	private runOrigin: "natural" | "continuation" | "closeout" = "natural";
+	/** runActive: a run has started (turn_started sent) and not yet ended. */
+	private runActive = false;
+	/** resetInRun: empty_brain was accepted in the run in progress. */
+	private resetInRun = false;
+	/** printOut, when set, receives what print mode would not print (see owed). */
+	private readonly printOut: PrintOut | undefined;
+	/**
+	 * owed holds, in print mode, the answers Pi does not print: a run that
+	 * ended at empty_brain (its last message is the tool result, so Pi
+	 * prints nothing) and every continuation run (it starts after Pi has
+	 * printed). Written at shutdown, after Pi's own output.
+	 */
+	private readonly owed: string[] = [];
 
-	constructor(call: Call, pi: PiSink, log: Log) {
+	constructor(call: Call, pi: PiSink, log: Log, printOut?: PrintOut) {
 		this.call = call;
 		this.pi = pi;
 		this.log = log;
+		this.printOut = printOut;
 	}
 
 	/** caller binds the helper to this Pi session, project and transcript. */
@@ -161,6 +184,7 @@ export class Integration {
 		const refused = acts.find((a) => a.kind === "refuse");
 		if (refused) throw new HelperError("refused", refused.message ?? "empty_brain refused");
 		const msg = acts.find((a) => a.message)?.message ?? "reset requested";
+		this.resetInRun = true;
 		return { text: `${msg}.`, terminate: true };
 	}
 
@@ -263,6 +287,9 @@ export class Integration {
 		this.nextOrigin = undefined;
 		this.selfAbort = false;
 		this.requestsInRun = 0;
+		this.runOrigin = origin;
+		this.resetInRun = false;
+		this.runActive = true;
 		await this.event(ctx, { type: "turn_started", origin });
 	}
 
@@ -276,6 +303,12 @@ export class Integration {
 	 * batch have all finished by then).
 	 */
 	async step(ctx: Ctx): Promise<void> {
+		if (!this.runActive) {
+			// A run Pi started without before_agent_start: the retry after
+			// an overflow compaction, or after a retryable error. It is the
+			// same turn's input, so a natural turn.
+			await this.agentStart(ctx);
+		}
 		if (this.inputWaiting) {
 			this.inputWaiting = false;
 			await this.event(ctx, { type: "input_delivered" });
@@ -393,8 +426,41 @@ export class Integration {
 		else if (last?.stopReason === "error") type = "turn_failed";
 		this.selfAbort = false;
 		this.inputWaiting = false;
+		this.runActive = false;
+		this.owe(messages);
 		const acts = await this.event(ctx, { type });
 		await this.perform(acts, ctx);
+	}
+
+	/**
+	 * owe keeps, in print mode, the answer of a run Pi will not print: a
+	 * continuation's final text, or the text before empty_brain of a run
+	 * that ended there.
+	 */
+	private owe(messages: any[]): void {
+		if (!this.printOut) return;
+		const origin = this.runOrigin;
+		const ended = this.resetInRun;
+		this.runOrigin = "natural";
+		this.resetInRun = false;
+		if (origin === "closeout") return; // hidden: the person asked for a reset, not an answer
+		if (origin !== "continuation" && !(ended && messages[messages.length - 1]?.role !== "assistant")) return;
+		for (let i = messages.length - 1; i >= 0; i--) {
+			const m = messages[i];
+			if (m?.role !== "assistant") continue;
+			const text = contentText(m.content).trim();
+			if (text && text !== CUTOFF_TEXT) {
+				this.owed.push(text);
+				return;
+			}
+		}
+	}
+
+	/** flushOwed writes what print mode owes the person (see owed), once. */
+	flushOwed(): void {
+		if (!this.printOut || this.owed.length === 0) return;
+		const text = this.owed.splice(0).join("\n\n");
+		this.printOut(`${text}\n`);
 	}
 
 	/** perform does the actions the flow answered. */
@@ -447,7 +513,7 @@ export class Integration {
 	 * instead of a summary. undefined lets Pi summarize (only when the boot
 	 * cannot be built for Pi's own compaction); {cancel} vetoes.
 	 */
-	async beforeCompact(ev: { customInstructions?: string; preparation: { tokensBefore: number } }, ctx: Ctx): Promise<any> {
+	async beforeCompact(ev: { customInstructions?: string; preparation: { tokensBefore: number }; branchEntries?: any[] }, ctx: Ctx): Promise<any> {
 		const marker = markerIn(ev.customInstructions) || undefined;
 		let acts: Action[];
 		try {
@@ -481,10 +547,15 @@ export class Integration {
 			return undefined;
 		}
 		if (marker) this.committing = marker;
+		// Pi's own compaction after a failed request (a context overflow,
+		// which Pi retries at once from what the compaction keeps): the
+		// turn's input had no answer, so it is kept after the boot, or the
+		// retry would hold only the boot and the person's prompt be lost.
+		const kept = marker ? undefined : unansweredInput(ev.branchEntries);
 		return {
 			compaction: {
 				summary: answerText(boot),
-				firstKeptEntryId: NONE_KEPT,
+				firstKeptEntryId: kept ?? NONE_KEPT,
 				tokensBefore: ev.preparation.tokensBefore,
 				details: { notesoup: { window: windowId("pi", ctx.sessionManager.getSessionId(), install.window ?? 0), marker: marker ?? null, pool: install.pool, handoff: install.handoff } },
 			},
@@ -526,14 +597,22 @@ export class Integration {
 		);
 	}
 
-	/** closeOut submits the hidden close-out (the budget warning) as a turn. */
+	/**
+	 * closeOut submits the hidden close-out as a turn: the text of a reset
+	 * a person asked for (text.closeout), not the budget warning, whose
+	 * "nearly full" and countdown are false in a window of a few thousand
+	 * tokens.
+	 */
 	private async closeOut(ctx: Ctx): Promise<void> {
 		try {
-			const w = await this.call({ op: "text.warning", args: { reset_tool: RESET_TOOL, tokens_left: 0 } });
+			const w = await this.call({ op: "text.closeout", args: { reset_tool: RESET_TOOL } });
 			// sendMessage(triggerTurn) starts the run without a prompt, so
 			// without before_agent_start: the turn is started here.
 			await this.event(ctx, { type: "turn_started", origin: "closeout" });
 			this.requestsInRun = 0;
+			this.runOrigin = "closeout";
+			this.resetInRun = false;
+			this.runActive = true;
 			this.pi.sendMessage({ customType: CLOSEOUT_TYPE, content: answerText(w), display: false }, { triggerTurn: true });
 			// Pi starts that run without awaiting it: shutdown (print mode)
 			// must still see it, so it waits through a tick and then idles.
@@ -622,6 +701,29 @@ export class Integration {
 		if (ctx.hasUI && ctx.ui) ctx.ui.notify(message, type);
 		else this.log(message);
 	}
+}
+
+/**
+ * unansweredInput returns the id of the entry holding the current turn's
+ * input when the turn's last model request failed (its last message entry
+ * is an assistant error, as after a context overflow): the newest user
+ * message since the last compaction. undefined when the turn was answered,
+ * or no input is in this window.
+ */
+export function unansweredInput(entries: any[] | undefined): string | undefined {
+	if (!Array.isArray(entries)) return undefined;
+	let lastMessage: any;
+	for (let i = entries.length - 1; i >= 0; i--) {
+		const e = entries[i];
+		if (e?.type === "compaction") return undefined;
+		if (e?.type !== "message") continue;
+		if (!lastMessage) {
+			lastMessage = e.message;
+			if (lastMessage?.role !== "assistant" || lastMessage.stopReason !== "error") return undefined;
+		}
+		if (e.message?.role === "user" && typeof e.id === "string") return e.id;
+	}
+	return undefined;
 }
 
 /** IDLE_POLL_MS is how often settled() checks whether Pi's run ended. */

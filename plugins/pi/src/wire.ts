@@ -2,62 +2,69 @@
 // empty_brain and get_context_remaining, the boot block at the start of
 // every window, the budget warning, and clean resets through Pi's own
 // compaction. Every decision is the notesoup binary's (helper protocol);
-// this file only wires Pi's extension API to src/integration.ts.
+// this file only wires Pi's extension API to src/integration.ts. It is
+// loaded by src/index.ts, which first checks that it can load.
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
-import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { writeSync } from "node:fs";
+import { join } from "node:path";
 import { errText } from "./common/format.ts";
 import { callHelper, findBinary, type Found, HelperError } from "./helper.ts";
+import { FLAG, type ToolDef } from "./index.ts";
 import { Integration } from "./integration.ts";
 
-/** DISABLE_ENV turns the whole extension off (presence-style, like DISABLE_COMPACT). */
-export const DISABLE_ENV = "NOTESOUP_DISABLED";
-/** FLAG is the CLI flag naming the binary: pi --notesoup-bin /path. */
-export const FLAG = "notesoup-bin";
+/** USAGE is what /notesoup can do, shown by bare /notesoup and on a typo. */
+export const USAGE = [
+	"notesoup: /notesoup cap [100k|off]  show, set or clear a runtime ceiling on the window",
+	"          /notesoup empty           save notes, then empty the window (no continuation)",
+	"          /notesoup status          binary, window, pending reset, budget points",
+].join("\n");
 
-/** ToolDef is one generated tool definition (plugins/pi/gen). */
-export interface ToolDef {
-	name: string;
-	label: string;
-	description: string;
-	parameters: Record<string, unknown>;
-	helper?: string;
-}
-
-/** pluginRoot is plugins/pi (this file is plugins/pi/src/index.ts). */
-export function pluginRoot(): string {
-	return join(dirname(fileURLToPath(import.meta.url)), "..");
-}
-
-/** loadTools reads the tool definitions generated from the Go ones. */
-export function loadTools(root: string): ToolDef[] {
-	const path = join(root, "generated", "tools.json");
-	let raw: string;
-	try {
-		raw = readFileSync(path, "utf8");
-	} catch {
-		throw new Error(`notesoup: ${path} is missing; generate it with \`make pi-build\` (go run ./plugins/pi/gen -out ${path})`);
+/**
+ * printMode reports whether Pi runs in print mode with text output (pi -p,
+ * or a prompt with stdin not a terminal), the one mode that prints only the
+ * last message of the prompt's run. It reads Pi's own arguments the way
+ * Pi's resolveAppMode does: --mode json and --mode rpc print events
+ * instead, and a terminal without -p is interactive.
+ */
+export function printMode(argv: string[], stdinIsTTY: boolean | undefined): boolean {
+	let print = false;
+	for (let i = 0; i < argv.length; i++) {
+		const a = argv[i];
+		if (a === "--mode" && (argv[i + 1] === "json" || argv[i + 1] === "rpc")) return false;
+		if (a === "-p" || a === "--print") print = true;
 	}
-	const f = JSON.parse(raw);
-	if (!Array.isArray(f?.tools) || f.tools.length === 0) throw new Error(`notesoup: ${path} lists no tools; regenerate it with \`make pi-build\``);
-	return f.tools as ToolDef[];
+	return print || !stdinIsTTY;
 }
 
-function log(message: string): void {
-	process.stderr.write(message.startsWith("notesoup:") ? `${message}\n` : `notesoup: ${message}\n`);
-}
-
-export default function notesoup(pi: ExtensionAPI): void {
-	if (process.env[DISABLE_ENV] !== undefined) {
-		// No tools, no hooks: Pi behaves as without the extension.
-		log(`${DISABLE_ENV} is set: the extension is off`);
-		return;
+/**
+ * writeStdout writes to the process's real stdout. Pi points
+ * process.stdout at stderr outside interactive mode (its output guard), so
+ * the answer goes to file descriptor 1 directly, as Pi's own does.
+ */
+function writeStdout(text: string): void {
+	const buf = Buffer.from(text, "utf8");
+	let off = 0;
+	// A pipe Node made non-blocking answers EAGAIN while full: retried a
+	// bounded number of times (the reader is the person's shell or script).
+	for (let tries = 0; off < buf.length && tries < 10_000; ) {
+		try {
+			off += writeSync(1, buf, off);
+		} catch (e) {
+			if ((e as NodeJS.ErrnoException).code === "EAGAIN") {
+				tries++;
+				continue;
+			}
+			process.stderr.write(`notesoup: writing the answer to stdout: ${errText(e)}\n`);
+			return;
+		}
 	}
-	const root = pluginRoot();
-	const tools = loadTools(root);
-	pi.registerFlag(FLAG, { type: "string", description: "path of the notesoup binary (else $NOTESOUP_BIN, the plugin-local build, PATH)" });
+}
 
+/**
+ * wire registers the tools, hooks and command with Pi. index.ts calls it
+ * once it has checked that everything the extension needs is there.
+ */
+export function wire(pi: ExtensionAPI, tools: ToolDef[], root: string, log: (message: string) => void): void {
 	let found: Found | undefined;
 	const binary = (): Found => {
 		if (!found) {
@@ -66,7 +73,7 @@ export default function notesoup(pi: ExtensionAPI): void {
 		}
 		return found;
 	};
-	const integ = new Integration((req, signal) => callHelper(binary().path, req, signal), pi, log);
+	const integ = new Integration((req, signal) => callHelper(binary().path, req, signal), pi, log, printMode(process.argv, process.stdin.isTTY) ? writeStdout : undefined);
 
 	// Hooks report failures on stderr and never break Pi's own flow.
 	// The handler's type is any: each Pi event has its own handler type, and
@@ -124,15 +131,26 @@ export default function notesoup(pi: ExtensionAPI): void {
 		} catch (e) {
 			log(`session_shutdown: ${errText(e)}`);
 		}
+		// Pi has printed the prompt's run by now; what it cannot print (the
+		// text before empty_brain, the continuation's answer) follows.
+		integ.flushOwed();
 	});
 
 	pi.registerCommand("notesoup", {
 		description: "notesoup: cap [100k|off] | empty | status",
 		handler: async (args, ctx) => {
-			const [sub = "cap", ...rest] = args.trim().split(/\s+/).filter(Boolean);
+			const [sub = "", ...rest] = args.trim().split(/\s+/).filter(Boolean);
 			let out: string;
 			try {
 				switch (sub) {
+					case "":
+						// Bare /notesoup: what the command does, then where things stand.
+						try {
+							out = `${USAGE}\n${await integ.status(ctx as any, `${binary().path} (${binary().source})`)}`;
+						} catch (e) {
+							out = `${USAGE}\nnotesoup: status unavailable: ${errText(e)}`;
+						}
+						break;
 					case "cap":
 						out = rest.length === 0 ? `notesoup: cap ${integ.cap ?? "off"}` : await integ.setCap(rest.join(" "), ctx as any);
 						break;
@@ -143,7 +161,7 @@ export default function notesoup(pi: ExtensionAPI): void {
 						out = await integ.status(ctx as any, `${binary().path} (${binary().source})`);
 						break;
 					default:
-						out = `notesoup: unknown subcommand "${sub}"; use /notesoup cap [100k|off], /notesoup empty or /notesoup status`;
+						out = `notesoup: unknown subcommand "${sub}".\n${USAGE}`;
 				}
 			} catch (e) {
 				out = `notesoup: ${errText(e)}`;

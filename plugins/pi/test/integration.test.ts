@@ -8,7 +8,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { callHelper, type Request } from "../src/helper.ts";
-import { BOOT_TYPE, CONTINUATION_PROMPT, CUTOFF_TEXT, Integration, NONE_KEPT, type Ctx } from "../src/integration.ts";
+import { BOOT_TYPE, CONTINUATION_PROMPT, CUTOFF_TEXT, Integration, NONE_KEPT, type Ctx, unansweredInput } from "../src/integration.ts";
 import { BIN } from "./bin.ts";
 
 /** A request whose answer waits until the test releases it. */
@@ -28,7 +28,7 @@ interface Fake {
 	hold: (matches: (r: Request) => boolean) => () => void;
 }
 
-function setup(window = 200000): Fake {
+function setup(window = 200000, printed?: string[]): Fake {
 	// A private notesoup home per test: reset state and notes start empty.
 	process.env.NOTESOUP_HOME = mkdtempSync(join(tmpdir(), "pi-home-"));
 	const requests: Request[] = [];
@@ -44,7 +44,7 @@ function setup(window = 200000): Fake {
 		if (held >= 0) await holds.splice(held, 1)[0].released;
 		return answer;
 	};
-	const integ = new Integration(call, { sendMessage: (m) => sent.push(m), sendUserMessage: (t) => user.push(t) }, (m) => logs.push(m));
+	const integ = new Integration(call, { sendMessage: (m) => sent.push(m), sendUserMessage: (t) => user.push(t) }, (m) => logs.push(m), printed ? (t) => printed.push(t) : undefined);
 	const sid = `unit-${Math.random().toString(16).slice(2)}`;
 	const cwd = mkdtempSync(join(tmpdir(), "pi-cwd-"));
 	const ctx: Fake["ctx"] = {
@@ -64,7 +64,7 @@ function setup(window = 200000): Fake {
 		// session_compact (pi.md §4.6).
 		compact: (opts) => {
 			void (async () => {
-				const r = await integ.beforeCompact({ customInstructions: opts?.customInstructions, preparation: { tokensBefore: 1234 } }, ctx);
+				const r = await integ.beforeCompact({ customInstructions: opts?.customInstructions, preparation: { tokensBefore: 1234 }, branchEntries: ctx.entries }, ctx);
 				if (r?.cancel || !r?.compaction) {
 					opts?.onError?.(new Error("Compaction cancelled"));
 					return;
@@ -254,6 +254,11 @@ test("/notesoup empty while idle: close-out turn, then reset without continuatio
 	const msg = await f.integ.manualStop(f.ctx);
 	assert.match(msg, /one turn to save notes/);
 	assert.equal(f.sent.at(-1).customType, "notesoup-closeout");
+	// The cause is the person's request: a window of 1,000 tokens is not
+	// "nearly full", and there is no countdown to an automatic reset.
+	const closeout: string = f.sent.at(-1).content;
+	assert.match(closeout, /asked for this context window to be emptied/);
+	assert.doesNotMatch(closeout, /nearly full|filled up|tokens left|automatic reset/);
 	await f.integ.step(f.ctx);
 	await f.integ.agentEnd([{ role: "assistant", stopReason: "stop" }], f.ctx);
 	await settle();
@@ -342,4 +347,88 @@ test("settled waits for tracked work and a run to end, within its bound", async 
 	const t0 = Date.now();
 	assert.equal(await f.integ.settled(f.ctx, 200), false);
 	assert.ok(Date.now() - t0 < 2000, "bounded");
+});
+
+test("print mode: the text before empty_brain and the continuation's answer are printed at shutdown", async () => {
+	const say = (text: string, extra: any = {}) => ({ role: "assistant", content: [{ type: "text", text }], ...extra });
+	const cases = [
+		{
+			name: "reset and continuation",
+			params: {},
+			// The continuation's answer Pi never prints; the reset run's last
+			// message is empty_brain's tool result, so Pi prints nothing of it.
+			want: ["Notes saved; emptying my brain.\n\nThe shopping note says oat milk.\n"],
+		},
+		{ name: "terminate: no continuation", params: { terminate: true }, want: ["Notes saved; emptying my brain.\n"] },
+	];
+	for (const c of cases) {
+		const printed: string[] = [];
+		const f = setup(200000, printed);
+		await f.integ.agentStart(f.ctx);
+		await f.integ.step(f.ctx);
+		await f.integ.emptyBrain(c.params, f.ctx);
+		await f.integ.agentEnd([say("Notes saved; emptying my brain.", { stopReason: "toolUse" }), { role: "toolResult", content: [] }], f.ctx);
+		await settle();
+		if (f.user.length > 0) {
+			await f.integ.agentStart(f.ctx);
+			await f.integ.step(f.ctx);
+			await f.integ.agentEnd([say("The shopping note says oat milk.", { stopReason: "stop" })], f.ctx);
+		}
+		assert.deepEqual(printed, [], `${c.name}: nothing is written before shutdown (Pi prints first)`);
+		f.integ.flushOwed();
+		f.integ.flushOwed();
+		assert.deepEqual(printed, c.want, c.name);
+	}
+	// A plain run is Pi's to print; nothing is owed, and without print mode nothing is ever written.
+	const printed: string[] = [];
+	const f = setup(200000, printed);
+	await f.integ.agentStart(f.ctx);
+	await f.integ.agentEnd([say("hello", { stopReason: "stop" })], f.ctx);
+	f.integ.flushOwed();
+	assert.deepEqual(printed, []);
+});
+
+test("unansweredInput: the turn's input when its last request failed, else nothing", () => {
+	const user = (id: string) => ({ type: "message", id, message: { role: "user", content: "big prompt" } });
+	const asst = (id: string, stopReason: string) => ({ type: "message", id, message: { role: "assistant", stopReason } });
+	const cases = [
+		{ name: "overflow on the first request", in: [user("u1"), asst("a1", "stop"), user("u2"), asst("e", "error")], want: "u2" },
+		{ name: "overflow after tool steps", in: [user("u1"), asst("a1", "toolUse"), { type: "message", id: "t", message: { role: "toolResult" } }, asst("e", "error")], want: "u1" },
+		{ name: "answered turn (threshold compaction)", in: [user("u1"), asst("a1", "stop")], want: undefined },
+		{ name: "input from before the last compaction", in: [user("u1"), { type: "compaction", id: "c" }, asst("e", "error")], want: undefined },
+		{ name: "no entries", in: [], want: undefined },
+		{ name: "not a list", in: undefined, want: undefined },
+	];
+	for (const c of cases) assert.equal(unansweredInput(c.in as any), c.want, c.name);
+});
+
+test("Pi's overflow compaction keeps the turn's input after the boot; our own keeps nothing", async () => {
+	const f = setup();
+	const branch = [
+		{ type: "message", id: "u1", message: { role: "user", content: "Summarize this huge log" } },
+		{ type: "message", id: "e1", message: { role: "assistant", stopReason: "error", errorMessage: "Your input exceeds the context window of this model" } },
+	];
+	const r = await f.integ.beforeCompact({ preparation: { tokensBefore: 99 }, branchEntries: branch }, f.ctx);
+	assert.match(r.compaction.summary, /<notesoup-boot window="pi:[^"]+:1">/);
+	assert.equal(r.compaction.firstKeptEntryId, "u1", "the prompt that overflowed is kept");
+	// A reset of ours (marker) never keeps anything, even after an error.
+	await f.integ.agentStart(f.ctx);
+	await f.integ.emptyBrain({}, f.ctx);
+	f.ctx.entries.push(...branch);
+	await f.integ.agentEnd([{ role: "assistant", stopReason: "toolUse" }], f.ctx);
+	await settle();
+	const ours = f.ctx.entries.filter((e) => e.type === "compaction");
+	assert.equal(ours.length, 1);
+	assert.equal(ours[0].firstKeptEntryId, NONE_KEPT);
+});
+
+test("a run Pi starts without before_agent_start (the retry after an overflow) is a turn of its own", async () => {
+	const f = setup();
+	await f.integ.agentStart(f.ctx);
+	await f.integ.step(f.ctx);
+	await f.integ.agentEnd([{ role: "assistant", stopReason: "error" }], f.ctx);
+	// Pi compacts and retries with agent.continue(): only context events.
+	await f.integ.step(f.ctx);
+	await f.integ.agentEnd([{ role: "assistant", stopReason: "stop" }], f.ctx);
+	assert.deepEqual(events(f), ["turn_started", "turn_failed", "turn_started", "turn_completed"]);
 });
