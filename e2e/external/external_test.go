@@ -184,7 +184,7 @@ func TestExamplePluginInEveryFrontEnd(t *testing.T) {
 		}
 	})
 	t.Run("search finds it", func(t *testing.T) {
-		out := run(t, "search", word)
+		out := run(t, "search", word, "--paths") // the session file is shown when asked
 		if !strings.Contains(out, selector) || !strings.Contains(out, session) {
 			t.Errorf("search %s:\n%s\nwant %s (%s)", word, out, selector, session)
 		}

@@ -184,7 +184,7 @@ func TestOpenCodePluginInEveryFrontEnd(t *testing.T) {
 		}
 	})
 	t.Run("search finds it", func(t *testing.T) {
-		out := run(t, "search", "greeting")
+		out := run(t, "search", "greeting", "--paths") // the session file is shown when asked
 		if !strings.Contains(out, selector) || !strings.Contains(out, db) {
 			t.Errorf("search greeting:\n%s\nwant %s (%s)", out, selector, db)
 		}
