@@ -17,6 +17,14 @@ NOTESOUP_HOST := $(BIN)/notesoup-host
 
 all: build
 
+# help: list the targets, each with the first sentence of the comment above it.
+help:
+	@awk '/^# / { c = c (c == "" ? "" : " ") substr($$0, 3); next } \
+	  /^[a-z][a-zA-Z0-9_.-]*:([^=]|$$)/ { t = $$1; sub(/:.*/, "", t); d = c; sub("^" t ": *", "", d); \
+	  if (match(d, /[.;] /)) d = substr(d, 1, RSTART); if (length(d) > 72) d = substr(d, 1, 71) "…"; \
+	  if (!seen[t]++) printf "  %-26s %s\n", t, d } { c = "" }' $(MAKEFILE_LIST)
+.PHONY: help
+
 # Static (CGO_ENABLED=0): no dynamic loader at every start, and the same
 # binary runs on any Linux.
 build:
