@@ -155,7 +155,7 @@ func TestResetThroughPiCompaction(t *testing.T) {
 				term = "true"
 			}
 			e := setup(t, "reset.json", map[string]string{"TERMINATE": term})
-			_, stderr := e.run(t, nil, "-p", firstPrompt)
+			stdout, stderr := e.run(t, nil, "-p", firstPrompt)
 			if p := e.srv.Problems(); len(p) > 0 {
 				t.Fatalf("model server problems: %v\nstderr:\n%s", p, stderr)
 			}
@@ -199,6 +199,16 @@ func TestResetThroughPiCompaction(t *testing.T) {
 			}
 			if boots != 1 {
 				t.Errorf("boot messages injected at session start = %d, want 1", boots)
+			}
+			// Print mode shows the work: the text before empty_brain (Pi
+			// printed nothing, the run ended on its tool result) and then
+			// the continuation's answer (Pi printed before it ran).
+			want := "Notes saved; emptying my brain.\n"
+			if !tc.terminate {
+				want += "\nThe shopping note says oat milk; the old conversation is in history.\n"
+			}
+			if stdout != want {
+				t.Errorf("pi -p stdout = %q, want %q", stdout, want)
 			}
 			if tc.terminate {
 				return
@@ -275,4 +285,9 @@ func TestBudgetWarningThenHardPoint(t *testing.T) {
 		t.Fatalf("model requests = %d, want 4 (three before the hard point, one continuation)", len(bodies))
 	}
 	checkBudget(t, e, bodies)
+	// The run the hard point ended says so; the continuation's answer
+	// follows it (Pi printed before the continuation ran).
+	if !strings.Contains(stdout, "Fresh window after the automatic reset.") {
+		t.Errorf("pi -p stdout lacks the continuation's answer:\n%s", stdout)
+	}
 }

@@ -170,8 +170,15 @@ func TestEmptyCommand(t *testing.T) {
 	if len(bodies) != 3 {
 		t.Fatalf("model requests after /notesoup empty = %d, want 3 (hello, close-out, its tool follow-up; no continuation)", len(bodies))
 	}
-	if !strings.Contains(bodies[1], warningPhrase) {
-		t.Errorf("close-out request does not carry the budget warning")
+	// The close-out's cause is the person's request: at 1,000 tokens the
+	// window is not "nearly full" and nothing counts down.
+	if !strings.Contains(bodies[1], "asked for this context window to be emptied") {
+		t.Errorf("close-out request does not carry the close-out text:\n%.3000s", bodies[1])
+	}
+	for _, wrong := range []string{warningPhrase, "nearly full", "filled up"} {
+		if strings.Contains(bodies[1], wrong) {
+			t.Errorf("close-out request says %q", wrong)
+		}
 	}
 	es := e.entries(t)
 	comps := ofType(es, "compaction")
