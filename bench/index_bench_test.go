@@ -1,6 +1,8 @@
 package bench
 
 import (
+	"io/fs"
+	"path/filepath"
 	"testing"
 
 	"github.com/notesoup/notesoup/shared/history/search"
@@ -19,13 +21,16 @@ func BenchmarkIndex(b *testing.B) {
 	b.Run("build", func(b *testing.B) {
 		b.SetBytes(total)
 		m := startCPU(b, total)
+		var dir string
 		for b.Loop() {
-			r, err := search.Search(ci.Needle, search.Options{Sources: srcs, CacheDir: b.TempDir(), Index: true})
+			dir = b.TempDir()
+			r, err := search.Search(ci.Needle, search.Options{Sources: srcs, CacheDir: dir, Index: true})
 			if err != nil || len(r.Sessions) == 0 {
 				b.Fatalf("%v %d sessions", err, len(r.Sessions))
 			}
 		}
 		m.stop()
+		b.ReportMetric(float64(dirBytes(b, dir))/float64(total)*100, "index-%")
 	})
 	dir := b.TempDir()
 	if _, err := search.Search(ci.Needle, search.Options{Sources: srcs, CacheDir: dir, Index: true}); err != nil {
@@ -52,4 +57,23 @@ func BenchmarkIndex(b *testing.B) {
 			m.stop()
 		})
 	}
+}
+
+// dirBytes is the size of the files under dir.
+func dirBytes(tb testing.TB, dir string) int64 {
+	var n int64
+	err := filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		fi, err := d.Info()
+		if err == nil {
+			n += fi.Size()
+		}
+		return err
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return n
 }

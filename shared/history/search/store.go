@@ -52,7 +52,7 @@ const (
 	// blockText bounds the searchable text of one index document: a
 	// query verifies whole blocks, so smaller blocks verify less text per
 	// candidate, and larger ones keep the posting lists short.
-	blockText = 32 << 10
+	blockText = 64 << 10
 	// segmentBytes is when a worker writes out the segment it builds: the
 	// memory a build holds, whatever the corpus size.
 	segmentBytes = 16 << 20
