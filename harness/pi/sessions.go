@@ -140,12 +140,19 @@ type sessionName struct {
 	set  bool
 }
 
-// sessionInfoProbe is the cheap byte test before a line is parsed.
+// sessionInfoProbe is the cheap byte test before a line is parsed. Pi
+// writes every entry with its type first (session-manager.js builds each
+// as a literal starting with type, and JSON.stringify keeps that order),
+// so only a line's first probeWindow bytes are searched: the head of a
+// listing holds whole tool outputs, and searching all of every line cost
+// a seventh of a cold listing.
 var sessionInfoProbe = []byte(`"session_info"`)
+
+const probeWindow = 64
 
 // note takes the name of a session_info line.
 func (n *sessionName) note(line []byte) {
-	if !bytes.Contains(line, sessionInfoProbe) {
+	if !bytes.Contains(line[:min(len(line), probeWindow)], sessionInfoProbe) {
 		return
 	}
 	var e struct {
