@@ -13,7 +13,7 @@ NOTESOUP := $(BIN)/notesoup
 # faster than the light build and dropped: BENCHMARKS.md.)
 NOTESOUP_HOST := $(BIN)/notesoup-host
 
-.PHONY: e2e-opencode all build test unit cross lint proto proto-check demo e2e plugin-test bench gobench fuzz fuzz-short clean
+.PHONY: deps-check dist-release dist-sums e2e-install e2e-opencode all build test unit cross lint proto proto-check demo e2e plugin-test bench gobench fuzz fuzz-short clean
 
 all: build
 
@@ -32,8 +32,8 @@ build:
 	CGO_ENABLED=0 $(GO) build -o $(NOTESOUP_HOST) ./cmd/notesoup
 	rm -f $(BIN)/notesoup-helper
 
-# test: everything CI runs.
-test: lint proto-check unit cross fuzz-short plugin-test e2e
+# test: everything CI runs, after deps-check has said what is missing.
+test: deps-check lint proto-check unit cross fuzz-short plugin-test e2e
 
 unit:
 	$(GO) test -count=1 ./...
@@ -118,3 +118,58 @@ E2E_TARGETS += e2e-opencode
 
 # e2e: real harness CLIs against the scripted model server.
 e2e: $(E2E_TARGETS)
+
+# deps-check: every system tool the tests run, checked (and on Debian,
+# Ubuntu or Homebrew installed) up front by scripts/need.sh, so a missing
+# one fails here with its name rather than half-way through a test. Node
+# 20.6 or later runs the pinned Pi (the pinned Claude Code and Codex run as
+# native binaries and need no Node of their own); npm installs the pinned
+# CLIs into .tools/ (e2e/install.sh).
+deps-check:
+	@scripts/need.sh go git tar tmux script:bsdutils rg:ripgrep jq sqlite3 node:nodejs npm
+	@node -e 'const [a,b]=process.versions.node.split(".").map(Number); if (a<20||(a===20&&b<6)) { console.error("deps-check: Node "+process.versions.node+" is too old; the pinned Pi needs Node 20.6 or later (nodejs.org, or your package manager)"); process.exit(1) }'
+	@echo "deps-check: all tools found"
+
+# dist: release archives (dist-release, here), the Claude Code marketplace
+# (plugins/claude/build.mk), the Pi packages (plugins/pi/build.mk) and
+# dist/SHA256SUMS over them all (dist-sums).
+# dist-release builds, for each of DIST_PLATFORMS, dist/notesoup-<version>-
+# <os>-<arch>.tar.gz: bin/notesoup (light) and bin/notesoup-host (full),
+# README.md, LICENSE, the Claude marketplace and the Pi package without
+# binaries under share/notesoup (notesoup install claude|pi stages them
+# with the installed binaries), and SHA256SUMS of its files; then
+# dist/SHA256SUMS of the archives. Static builds (CGO_ENABLED=0), so the
+# linux archives run on any Linux.
+DIST_PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
+DIST_VERSION   ?= $(shell sed -n 's/^var Version = "\(.*\)"/\1/p' version/version.go)
+DIST_LDFLAGS   := -X github.com/notesoup/notesoup/version.Version=$(DIST_VERSION)
+
+dist: dist-sums
+
+dist-release: dist-claude pi-build
+	@set -e; for p in $(DIST_PLATFORMS); do \
+	  os=$${p%/*} arch=$${p#*/}; name=notesoup-$(DIST_VERSION)-$$os-$$arch; d=dist/$$name; \
+	  echo "dist: $$name"; rm -rf $$d && mkdir -p $$d/bin $$d/share/notesoup; \
+	  GOOS=$$os GOARCH=$$arch CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(DIST_LDFLAGS)' -tags light -o $$d/bin/notesoup ./cmd/notesoup; \
+	  GOOS=$$os GOARCH=$$arch CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(DIST_LDFLAGS)' -o $$d/bin/notesoup-host ./cmd/notesoup; \
+	  cp README.md LICENSE NOTICE $$d/; \
+	  cp -R $(CLAUDE_MOD_DIST) $$d/share/notesoup/claude-marketplace; rm -rf $$d/share/notesoup/claude-marketplace/plugins/notesoup/bin; \
+	  mkdir -p $$d/share/notesoup/pi; cp -R $(PI_PACKAGE_FILES) $$d/share/notesoup/pi/; \
+	  (cd $$d && find . -type f ! -name SHA256SUMS | LC_ALL=C sort | sed 's|^\./||' | xargs sha256sum > SHA256SUMS); \
+	  tar -C dist -czf dist/$$name.tar.gz $$name; \
+	done
+
+# dist-sums: dist/SHA256SUMS over every archive dist made.
+dist-sums: dist-release dist-pi dist-claude
+	cd dist && sha256sum notesoup-$(DIST_VERSION)-*.tar.gz notesoup-pi-$(DIST_VERSION)-*.tar.gz notesoup-claude-*.tar.gz > SHA256SUMS
+	@echo "dist: dist/notesoup-$(DIST_VERSION)-<os>-<arch>.tar.gz, dist/notesoup-pi-$(DIST_VERSION)-<os>-<arch>.tar.gz, dist/notesoup-claude-*.tar.gz and dist/SHA256SUMS"
+
+# e2e-install: the archives dist built, used as on a machine without Go: the
+# linux-amd64 release unpacked and run, notesoup install/uninstall of pi,
+# codex and claude checked with pi list, codex mcp list and claude plugin
+# list, the Pi package and the Claude marketplace archives through pi
+# install and claude plugin install; fresh HOMEs, no network.
+e2e-install: dist tools
+	$(GO) test -tags e2e -count=1 ./e2e/install/
+
+E2E_TARGETS += e2e-install

@@ -5,7 +5,9 @@
 #                  the extension runs per request, and notesoup-host, which
 #                  it hands work to), the
 #                  tool definitions generated from Go (plugins/pi/generated/tools.json)
-#                  and src/common (a copy of plugins/common/src)
+#                  src/common (a copy of plugins/common/src), and skills/
+#                  and playbook/ (copies of the canonical ones, which the
+#                  package.json pi.skills entry makes Pi load)
 #   make pi-test   npm ci, typecheck, unit tests, those of plugins/common
 #                  (also run by make plugin-test)
 #   make pi-e2e    the real pi (e2e/install.sh) against the scripted model
@@ -13,14 +15,25 @@
 
 PI_DIR := plugins/pi
 
-.PHONY: pi-build pi-common pi-npm pi-typecheck pi-unit pi-test pi-e2e
+.PHONY: pi-build pi-common pi-skills pi-npm pi-typecheck pi-unit pi-test pi-e2e
 
 # The helper client, step tracker and formatter the Claude mod uses too
 # (plugins/common/build.mk says why a copy): Pi loads and packs src/ only.
 pi-common:
 	$(call common-copy,$(PI_DIR)/src/common)
 
-pi-build: build pi-common
+# The memory and dream skills and the dream playbook, byte-identical to
+# skills/ and playbook/ (the Claude mod ships the same copies): the package's
+# skills/ is what Pi loads (package.json pi.skills), playbook/ sits beside it
+# where skills/dream/SKILL.md names it. The diff is the check.
+pi-skills:
+	rm -rf $(PI_DIR)/skills $(PI_DIR)/playbook
+	cp -R skills $(PI_DIR)/skills
+	cp -R playbook $(PI_DIR)/playbook
+	diff -r skills $(PI_DIR)/skills
+	diff -r playbook $(PI_DIR)/playbook
+
+pi-build: build pi-common pi-skills
 	mkdir -p $(PI_DIR)/bin
 	cp $(NOTESOUP) $(PI_DIR)/bin/notesoup.tmp && mv $(PI_DIR)/bin/notesoup.tmp $(PI_DIR)/bin/notesoup
 	rm -f $(PI_DIR)/bin/notesoup-helper
@@ -48,3 +61,24 @@ pi-e2e: pi-build
 
 PLUGIN_TEST_TARGETS += pi-test
 E2E_TARGETS += pi-e2e
+
+# dist-pi: for each of DIST_PLATFORMS (Makefile), a Pi package that carries
+# the notesoup binaries of its platform (taken from dist-release's build),
+# so that on a machine without Go
+#   tar xzf notesoup-pi-<version>-<os>-<arch>.tar.gz && pi install ./notesoup-pi
+# works (pi install takes a local folder and loads it in place; it does not
+# install from a tarball). notesoup install pi stages the same package in
+# notesoup's install folder instead. PI_PACKAGE_FILES are package.json's
+# "files" and package.json itself.
+PI_PACKAGE_FILES := $(PI_DIR)/package.json $(PI_DIR)/README.md $(PI_DIR)/src $(PI_DIR)/generated
+
+.PHONY: dist-pi
+dist-pi: dist-release
+	@set -e; for p in $(DIST_PLATFORMS); do \
+	  os=$${p%/*} arch=$${p#*/}; rel=dist/notesoup-$(DIST_VERSION)-$$os-$$arch; \
+	  name=notesoup-pi-$(DIST_VERSION)-$$os-$$arch; d=dist/$$name/notesoup-pi; \
+	  echo "dist: $$name"; rm -rf dist/$$name && mkdir -p $$d/bin; \
+	  cp -R $(PI_PACKAGE_FILES) $$d/; \
+	  cp $$rel/bin/notesoup $$rel/bin/notesoup-host $$d/bin/; \
+	  tar -C dist/$$name -czf dist/$$name.tar.gz notesoup-pi; \
+	done
