@@ -70,7 +70,7 @@ E2E_TARGETS += pi-e2e
 # install from a tarball). notesoup install pi stages the same package in
 # notesoup's install folder instead. PI_PACKAGE_FILES are package.json's
 # "files" and package.json itself.
-PI_PACKAGE_FILES := $(PI_DIR)/package.json $(PI_DIR)/README.md $(PI_DIR)/src $(PI_DIR)/generated
+PI_PACKAGE_FILES := $(PI_DIR)/package.json $(PI_DIR)/README.md $(PI_DIR)/src $(PI_DIR)/generated $(PI_DIR)/skills $(PI_DIR)/playbook
 
 .PHONY: dist-pi
 dist-pi: dist-release
