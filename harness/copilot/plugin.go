@@ -51,6 +51,11 @@ func Plugin() *harness.Builtin {
 		DescribeFile: Describe,
 		Decoder:      func([]string) history.Decoder { return Decoder{} },
 		Resolve:      Thresholds,
+		// The sessionStart hook gives each session its boot block; install
+		// writes it into settings.json and the MCP server into
+		// mcp-config.json.
+		Hook:      Hook,
+		Installer: Installer,
 
 		RawSearch:        true,
 		SynthesizedWords: SynthesizedWords,
