@@ -2,6 +2,7 @@ package search
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -62,7 +63,9 @@ func TestIndexMatchesBruteForce(t *testing.T) {
 			t.Fatal(err)
 		}
 		a.Stats, b.Stats = Stats{}, Stats{}
-		if fmt.Sprint(a) != fmt.Sprint(b) {
+		// As printed (JSON): an answer kept beside the index, like one
+		// from the answer cache, has no rendered line (Entry.Line).
+		if ja, jb := mustJSON(t, a), mustJSON(t, b); ja != jb {
 			t.Errorf("%q: the index answers\n%v\nthe scan answers\n%v", q, a, b)
 		}
 	}
@@ -351,5 +354,96 @@ func TestIndexLimitIsTheNewestPrefix(t *testing.T) {
 				t.Errorf("%q limit %d: More = %d, but %d more sessions match", q, limit, got.More, rest)
 			}
 		}
+	}
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestIndexKeepsAnswers: the same query again over an unchanged index is
+// answered from the answer kept beside it (no block read), identical as
+// printed; an append retires it (the new event shows); the kept answers
+// are bounded in number and hold no query text in their names.
+func TestIndexKeepsAnswers(t *testing.T) {
+	res := genCorpus(t, 2<<20, 12)
+	opts := indexOpts(t, sourcesFor(res.Layout))
+	first, err := Search(res.Needle, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The first search built the index (nothing kept); the second keeps.
+	second, err := Search(res.Needle, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(opts.CacheDir, indexDirName, answersDir)
+	names, _ := filepath.Glob(filepath.Join(dir, "a-*"))
+	if len(names) != 1 {
+		t.Fatalf("kept answers: %v, want one", names)
+	}
+	for _, n := range names {
+		if strings.Contains(n, res.Needle) {
+			t.Errorf("an answer's name holds the query: %s", n)
+		}
+	}
+	// Damage every segment: a third search can only answer from what
+	// was kept.
+	segs, _ := filepath.Glob(filepath.Join(opts.CacheDir, indexDirName, segPrefix+"*"))
+	saved := map[string][]byte{}
+	for _, p := range segs {
+		b, _ := os.ReadFile(p)
+		saved[p] = b
+		os.WriteFile(p, bytes.Repeat([]byte{0}, len(b)), 0o600)
+	}
+	third, err := Search(res.Needle, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p, b := range saved {
+		os.WriteFile(p, b, 0o600)
+	}
+	if third.Stats.Decoded != 0 {
+		t.Errorf("the kept answer was not used: %+v", third.Stats)
+	}
+	for _, r := range []Result{second, third} {
+		r.Stats = first.Stats
+		if a, b := mustJSON(t, r), mustJSON(t, first); a != b {
+			t.Errorf("a kept answer differs:\n%s\nwant\n%s", a, b)
+		}
+	}
+	// An append retires it.
+	var target corpus.File
+	for _, f := range res.ByHarness(corpus.Pi) {
+		if f.ForkOf == "" {
+			target = f
+			break
+		}
+	}
+	line := fmt.Sprintf(`{"type":"message","id":"feedf00e","parentId":"%s","timestamp":"2026-12-02T10:00:00.000Z","message":{"role":"user","content":[{"type":"text","text":"late %s"}],"timestamp":1796208043000}}`+"\n", lastPiID(t, target.Path), res.Needle)
+	appendFile(t, target.Path, line)
+	after, err := Search(res.Needle, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, was := countsOf(after)[target.Path], countsOf(first)[target.Path]; got != was+1 {
+		t.Errorf("after the append %s has %d matches, want %d", target.Path, got, was+1)
+	}
+	// Bounded: many queries keep at most maxAnswers.
+	for i := range maxAnswers + 5 {
+		if _, err := Search(fmt.Sprintf("query %d", i), opts); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Search(fmt.Sprintf("query %d", i), opts); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if names, _ := filepath.Glob(filepath.Join(dir, "a-*")); len(names) > maxAnswers {
+		t.Errorf("%d answers kept, the bound is %d", len(names), maxAnswers)
 	}
 }

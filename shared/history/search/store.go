@@ -48,7 +48,7 @@ const (
 	segPrefix    = "seg-"
 	segSuffix    = ".nss"
 	// storeFormat changes whenever what is stored changes meaning.
-	storeFormat = 3
+	storeFormat = 4
 	// blockText bounds the searchable text of one index document: a
 	// query verifies whole blocks, so smaller blocks verify less text per
 	// candidate, and larger ones keep the posting lists short.
@@ -82,6 +82,9 @@ type entry struct {
 
 // manifest is the index's table of contents.
 type manifest struct {
+	// Gen is new (random) at every write: answers kept beside the index
+	// are keyed on it, so any change to the index retires them.
+	Gen     uint64
 	Segs    map[string]int64 // name → size
 	Entries map[string]*entry
 }
@@ -115,11 +118,12 @@ func decodeManifest(data []byte) (*manifest, error) {
 	if r.uint() != storeFormat || r.str() != version.Version {
 		return nil, errCacheFormat
 	}
+	gen := r.uint()
 	ns := r.uint()
 	if r.err != nil || ns > uint64(len(r.s)) {
 		return nil, errCacheFormat
 	}
-	m := &manifest{Segs: make(map[string]int64, ns)}
+	m := &manifest{Gen: gen, Segs: make(map[string]int64, ns)}
 	for range ns {
 		name := r.str()
 		m.Segs[name] = r.int()
@@ -173,6 +177,10 @@ func (m *manifest) encode() []byte {
 	b := append([]byte(nil), manifestMagic...)
 	b = binary.AppendUvarint(b, storeFormat)
 	b = appendStr(b, version.Version)
+	var g [8]byte
+	rand.Read(g[:])
+	m.Gen = binary.LittleEndian.Uint64(g[:])
+	b = binary.AppendUvarint(b, m.Gen)
 	b = binary.AppendUvarint(b, uint64(len(m.Segs)))
 	for name, size := range m.Segs {
 		b = appendStr(b, name)
