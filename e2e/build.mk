@@ -35,3 +35,12 @@ e2e-gemini: tools
 	$(GO) test -tags e2e -count=1 ./e2e/gemini/
 
 E2E_TARGETS += e2e-gemini
+
+# e2e-vault: the vault round trip with each pinned CLI (claude, codex, pi):
+# a recorded session is synced, its transcript deleted, still found by
+# history list and search, restored byte for byte and resumed by the CLI's
+# own resume, the resumed request carrying the old conversation.
+e2e-vault: tools
+	$(GO) test -tags e2e -count=1 ./e2e/vault/
+
+E2E_TARGETS += e2e-vault
