@@ -44,3 +44,11 @@ e2e-vault: tools
 	$(GO) test -tags e2e -count=1 ./e2e/vault/
 
 E2E_TARGETS += e2e-vault
+
+# e2e-copilot: the pinned GitHub Copilot CLI wired by `notesoup install
+# copilot`: the sessionStart boot, the notes tools over MCP, a note written
+# by a scripted call, uninstall giving settings.json back.
+e2e-copilot: tools
+	$(GO) test -tags e2e -count=1 ./e2e/copilot/
+
+E2E_TARGETS += e2e-copilot
