@@ -101,13 +101,23 @@ func Thresholds(in reset.ThresholdInput) reset.NativePoint {
 		}
 		source += "; runtime cap " + reset.FormatTokens(in.Cap)
 	}
+	// AutoCompactEnabled is false: it says whether notesoup may reset on
+	// its own at the hard point, and in Codex it cannot (no hook or MCP
+	// tool can end a turn or start a compaction). Codex compacts by
+	// itself at the native point; the note says so, so `notesoup limits
+	// --harness codex` does not read "automatic resets on".
+	notes := append(c.notes, noResetNote)
 	if point <= 0 {
-		return reset.NativePoint{Window: w, Source: source, AutoCompactEnabled: true, Notes: c.notes, Files: c.files,
+		return reset.NativePoint{Window: w, Source: source, Notes: notes, Files: c.files,
 			Reason: "no positive auto-compaction point (" + source + ")"}
 	}
-	return reset.NativePoint{Resolved: true, Tokens: point, Window: w, Source: source, AutoCompactEnabled: true,
-		CapApplied: applied, Notes: c.notes, Files: c.files}
+	return reset.NativePoint{Resolved: true, Tokens: point, Window: w, Source: source,
+		CapApplied: applied, Notes: notes, Files: c.files}
 }
+
+// noResetNote goes with every Codex point: what happens there, and why
+// notesoup's own automatic reset is off.
+const noResetNote = "at the native point Codex compacts the conversation on its own (its summary replaces the window); notesoup cannot empty a Codex window (no hook or MCP tool can end a turn or start a compaction), so it has no automatic reset here: it warns once at the warning point and shows the boot block again right after Codex's compaction"
 
 // config is Codex's layered configuration as far as thresholds need it.
 type config struct {

@@ -111,8 +111,10 @@ func TestThresholds(t *testing.T) {
 			if !strings.HasPrefix(p.Source, "codex: ") || !strings.Contains(p.Source, c.source) {
 				t.Fatalf("source %q, want it to name %q", p.Source, c.source)
 			}
-			if !p.AutoCompactEnabled || p.CapApplied != c.capped || len(p.Notes) != c.notes {
-				t.Fatalf("capped %v notes %q", p.CapApplied, p.Notes)
+			// Every point carries the no-automatic-reset note after the
+			// configuration's own.
+			if p.AutoCompactEnabled || p.CapApplied != c.capped || len(p.Notes) != c.notes+1 || p.Notes[len(p.Notes)-1] != noResetNote {
+				t.Fatalf("auto %v capped %v notes %q", p.AutoCompactEnabled, p.CapApplied, p.Notes)
 			}
 			if !containsFile(p.Files, filepath.Join(home, "config.toml")) {
 				t.Fatalf("files %q do not list config.toml", p.Files)
@@ -171,5 +173,44 @@ func TestCapOnlyLowers(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestThresholdsNoAutomaticReset: notesoup cannot reset a Codex window, so
+// its limits say automatic resets are off (`notesoup limits --harness
+// codex` read "automatic resets on"), keep the warning, and say that
+// Codex compacts by itself at the native point.
+func TestThresholdsNoAutomaticReset(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		modelWindow int64
+	}{
+		{"resolved", 200000},
+		{"fallback window", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			home := t.TempDir()
+			p := Thresholds(reset.ThresholdInput{Model: "gpt-test", ModelWindow: tc.modelWindow, Env: map[string]string{envHome: home}, Cwd: home})
+			if !p.Resolved {
+				t.Fatalf("unresolved: %s", p.Reason)
+			}
+			l, err := reset.ComputeLimits(p, reset.DefaultMargins(), 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l.AutoReset {
+				t.Errorf("AutoReset = true: notesoup has no automatic reset in Codex")
+			}
+			if !l.WarningsEnabled || !l.Resolved {
+				t.Errorf("warnings %v, resolved %v: the warning must stay", l.WarningsEnabled, l.Resolved)
+			}
+			found := false
+			for _, n := range p.Notes {
+				found = found || strings.Contains(n, "Codex compacts the conversation on its own")
+			}
+			if !found {
+				t.Errorf("notes %q do not say that Codex compacts on its own", p.Notes)
+			}
+		})
 	}
 }
