@@ -674,3 +674,82 @@ func TestGoStyleFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestMakeHelp: `make help` lists the targets, the README's two among them,
+// with the comment that says what each does.
+func TestMakeHelp(t *testing.T) {
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("make is not installed")
+	}
+	out, err := exec.Command("make", "-s", "-C", filepath.Join("..", ".."), "help").CombinedOutput()
+	if err != nil {
+		t.Fatalf("make help: %v\n%s", err, out)
+	}
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`(?m)^  demo +`), regexp.MustCompile(`(?m)^  test +everything CI runs`),
+		regexp.MustCompile(`(?m)^  build +`), regexp.MustCompile(`(?m)^  help +list the targets`),
+	} {
+		if !want.Match(out) {
+			t.Errorf("make help lacks %v:\n%s", want, out)
+		}
+	}
+}
+
+// TestDemo runs scripts/demo.sh over freshly built binaries: each step is
+// narrated and typed as a person would type it (no long temporary paths),
+// it shows the boot block, a search and a reset's boot block, and into a
+// pipe it prints no escape sequence; on a terminal (script(1)) the search
+// highlights its matches.
+func TestDemo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds two binaries")
+	}
+	isolate(t)
+	bin := t.TempDir()
+	for _, b := range []struct{ out, tags string }{{"notesoup", "light"}, {"notesoup-host", ""}} {
+		if msg, err := exec.Command("go", "build", "-tags", b.tags, "-o", filepath.Join(bin, b.out), ".").CombinedOutput(); err != nil {
+			t.Fatalf("go build: %v\n%s", err, msg)
+		}
+	}
+	script := filepath.Join("..", "..", "scripts", "demo.sh")
+	cmd := exec.Command("bash", script)
+	cmd.Env = append(os.Environ(), "NOTESOUP_DEMO_BIN="+bin)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("demo: %v\n%s", err, out)
+	}
+	text := string(out)
+	if strings.Contains(text, "\x1b") {
+		t.Errorf("the demo prints escape sequences into a pipe:\n%q", text)
+	}
+	steps := regexp.MustCompile(`(?m)^\$ .*$`).FindAllString(text, -1)
+	if len(steps) < 6 {
+		t.Fatalf("%d steps:\n%s", len(steps), text)
+	}
+	for _, s := range steps {
+		if !strings.HasPrefix(s, "$ notesoup ") || strings.Contains(s, "/tmp") || strings.Contains(s, bin) {
+			t.Errorf("a step not as a person types it: %s", s)
+		}
+	}
+	if n := len(regexp.MustCompile(`(?m)^# `).FindAllString(text, -1)); n < len(steps)-1 {
+		t.Errorf("%d narration lines for %d steps", n, len(steps))
+	}
+	for _, want := range []string{"$ notesoup search \"oat milk\"", "<notesoup-boot window=\"claude:demo:0\">",
+		"## Last word from your previous window", "## Handoff", "# A reset: "} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the demo lacks %q", want)
+		}
+	}
+	if _, err := exec.LookPath("script"); err != nil {
+		t.Skip("script(1) is not installed: the terminal run is not checked")
+	}
+	cmd = exec.Command("script", "-qec", "bash "+script, os.DevNull)
+	cmd.Env = append(os.Environ(), "NOTESOUP_DEMO_BIN="+bin, "NO_COLOR=")
+	out, err = cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("demo on a terminal: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), sgrMatch+"oat milk"+sgrReset) {
+		t.Errorf("on a terminal the search does not highlight its matches:\n%q", out)
+	}
+}
