@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -21,7 +22,7 @@ func init() {
 }
 
 const vaultUsage = `Usage:
-  notesoup vault sync [--wait dur] [--quiet] [--json] [roots]
+  notesoup vault sync [--wait dur] [--quiet] [--json] [--background] [roots]
   notesoup vault status [--json]
   notesoup vault restore SELECTOR [--dry-run] [--json] [roots]
 
@@ -30,6 +31,9 @@ $NOTESOUP_HOME/vault (only the bytes appended since the last sync,
 compressed; a rewritten file is kept as a new generation). Run it from a
 session start hook or a timer; with nothing changed it only stats the
 files. Several syncs at once wait for each other (--wait bounds it).
+--background starts the sync in its own session and returns at once (what
+the harnesses' session-start hooks run); NOTESOUP_VAULT_SYNC=off makes it
+start nothing.
 
 A session the vault keeps whose transcript the harness deleted is still
 listed by notesoup history (its title starts with "[vault] "), read,
@@ -79,6 +83,7 @@ func vaultSync(args []string, stdout, stderr io.Writer) int {
 	wait := fs.Duration("wait", filelock.Wait, "how long to wait for another sync to finish")
 	quiet := fs.Bool("quiet", false, "print nothing unless something failed")
 	asJSON := fs.Bool("json", false, "print JSON")
+	background := fs.Bool("background", false, "start the sync in its own session and return at once (for session-start hooks)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -89,6 +94,9 @@ func vaultSync(args []string, stdout, stderr io.Writer) int {
 	if *wait <= 0 {
 		fmt.Fprintf(stderr, "notesoup vault sync: --wait must be positive, got %v\n", *wait)
 		return 2
+	}
+	if *background {
+		return vaultSyncBackground(args, stderr)
 	}
 	svc, done, err := historyService(roots)
 	if err != nil {
@@ -118,6 +126,31 @@ func vaultSync(args []string, stdout, stderr io.Writer) int {
 			histSize(st.BytesRead), histSize(st.BytesStored), took.Round(time.Millisecond))
 	}
 	if err != nil || len(st.Errors) > 0 {
+		return 1
+	}
+	return 0
+}
+
+// vaultSyncEnv set to "off" turns off the syncs session-start hooks start
+// (--background here, the Codex hook, the Claude mod, the Pi extension).
+const vaultSyncEnv = "NOTESOUP_VAULT_SYNC"
+
+// vaultSyncBackground starts the sync args describe, without --background,
+// detached (startBackground), unless vaultSyncEnv is "off".
+func vaultSyncBackground(args []string, stderr io.Writer) int {
+	if os.Getenv(vaultSyncEnv) == "off" {
+		return 0
+	}
+	child := []string{"vault", "sync"}
+	for _, a := range args {
+		switch a {
+		case "--background", "-background", "--background=true", "-background=true":
+			continue
+		}
+		child = append(child, a)
+	}
+	if err := startBackground(child); err != nil {
+		fmt.Fprintf(stderr, "notesoup vault sync: starting it in the background: %v\n", err)
 		return 1
 	}
 	return 0

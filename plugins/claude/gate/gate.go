@@ -8,7 +8,9 @@
 //   - A dynamic import(): a module holding one does not load at all.
 //   - $.process.run or $.process.spawn of anything but the plugin's helper
 //     ([notesoupBin($), 'helper'] in hooks/helper.ts, `bin/notesoup
-//     helper`): the hooks module runs nothing else.
+//     helper`), and the background vault sync ([notesoupBin($), 'vault',
+//     'sync', '--background', ...] in hooks/vaultsync.ts, which detaches and
+//     returns): the hooks module runs nothing else.
 //
 // The gate reads source text with comments removed; it is deliberately
 // stricter than a parser (a forbidden shape inside a string also fails), so
@@ -30,6 +32,12 @@ const HelperFile = "helper.ts"
 // HelperArgv is the only argv a process may be run with: the plugin-local
 // notesoup (bin/notesoup) answering the helper protocol.
 const HelperArgv = "[notesoupBin($), 'helper']"
+
+// VaultSyncFile may run one other process: the background vault sync.
+const VaultSyncFile = "vaultsync.ts"
+
+// VaultSyncArgv is that process's argv, exactly.
+const VaultSyncArgv = "[notesoupBin($), 'vault', 'sync', '--background', '--quiet', '--wait', '2s']"
 
 // Violation is one forbidden call shape at a file and line.
 type Violation struct {
@@ -57,6 +65,8 @@ var (
 	processCall = regexp.MustCompile(`\bprocess\s*(\.\s*(run|spawn)|\[\s*['"` + "`" + `](run|spawn)['"` + "`" + `]\s*\])\s*\(`)
 	// allowedProcess is the one permitted call.
 	allowedProcess = regexp.MustCompile(`^\$\.process\.run\(\[notesoupBin\(\$\), 'helper'\],`)
+	// allowedVaultSync is the background vault sync's call.
+	allowedVaultSync = regexp.MustCompile(`^\$\.process\.run\(` + regexp.QuoteMeta(VaultSyncArgv) + `,`)
 	// aliasing a process noun would hide later calls from the scan.
 	processAlias = regexp.MustCompile(`=\s*\$\s*\.\s*process\b|\{[^}]*\bprocess\b[^}]*\}\s*=\s*\$`)
 )
@@ -91,6 +101,9 @@ func Check(files map[string]string) []Violation {
 				start -= 2
 			}
 			if filepath.Base(name) == HelperFile && allowedProcess.MatchString(code[start:]) {
+				continue
+			}
+			if filepath.Base(name) == VaultSyncFile && allowedVaultSync.MatchString(code[start:]) {
 				continue
 			}
 			add(start, RuleProcess)

@@ -44,6 +44,8 @@ func TestGateCatchesReintroducedShapes(t *testing.T) {
 		{"notesoup, no subcommand", "helper.ts", "await $.process.run([notesoupBin($)], {})", RuleProcess},
 		{"notesoup helper with more arguments", "helper.ts", "await $.process.run([notesoupBin($), 'helper', '--x'], {})", RuleProcess},
 		{"process.run in another file", "mod.ts", "await $.process.run([notesoupBin($), 'helper'], {})", RuleProcess},
+		{"vault sync in another file", "mod.ts", "await $.process.run(" + VaultSyncArgv + ", {})", RuleProcess},
+		{"vault sync, other arguments", "vaultsync.ts", "await $.process.run([notesoupBin($), 'vault', 'restore', 'x'], {})", RuleProcess},
 		{"process by index", "mod.ts", "await $.process['run'](['x'])", RuleProcess},
 		{"process noun aliased", "mod.ts", "const p = $.process", RuleProcess},
 		{"process noun destructured", "mod.ts", "const { process } = $", RuleProcess},

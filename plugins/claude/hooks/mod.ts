@@ -9,6 +9,7 @@ import { contentText } from './common/format'
 import { actionsOf, answerText, markerIn, type Action, type Limits, type ResetState } from './common/helper-client'
 import { callHelper, type Caller, type HelperReply } from './helper'
 import { RESET_TOOL, TOOL_PREFIX, TOOLS, type ToolHook } from './tools.gen'
+import { startVaultSync } from './vaultsync'
 import {
   claudeCommands, compactArgs, manualWarningText, completionEvent, CONTINUE_COMMAND, CUTOFF_TEXT, fresh, HISTORY_UNBOUND_NOTICE, historyUnbound,
   noContinuationText, processState, retainedBootOrdinal, selectsCurrent, transcriptCommitted, type ModState, type Origin, type PendingCommit,
@@ -115,6 +116,8 @@ export async function onSessionStart($: EngineInterface, e: Parameters<Hooks['se
     S.compactDisabled = true
     await $.ui.log('notesoup: DISABLE_COMPACT is set; budget warnings and resets are off', { to: 'debug' })
   }
+  // Not awaited: the vault's copy never delays the session (vaultsync.ts).
+  startVaultSync($)
   // In parallel: each registration reconnects the plugin's MCP endpoint,
   // and session.start delays the first prompt.
   await Promise.all(TOOLS.map((t) => $.tool.register({ name: t.name, description: t.description, inputSchema: t.inputSchema, isDeferred: false })))

@@ -29,6 +29,10 @@ export type Fake = {
   last?: FixtureStep
   /** The limits the helper answers (default: unresolved). */
   limits: Record<string, unknown>
+  /** Background vault syncs the mod started (their argv), vaultsync.ts. */
+  syncs: string[][]
+  /** Makes starting the vault sync reject (notesoup missing). */
+  failSync?: boolean
   /** A request whose answer waits for the test (holdNext). */
   hold?: { op: string; released: Promise<void> }
 }
@@ -92,7 +96,7 @@ export function holdNext(f: Fake, op: string): () => void {
 export function install(on: On, name?: string): Fake {
   const steps = name ? SCENARIOS[name] : []
   if (!steps) throw new Error(`no scenario ${String(name)} in flow.gen.ts`)
-  const f: Fake = { session: 's1', env: {}, messages: [], requests: [], commands: [], logs: [], errors: [], steps: [...steps], registered: [], failOps: [], limits: { resolved: false, reason: 'fake' } }
+  const f: Fake = { session: 's1', env: {}, messages: [], requests: [], commands: [], logs: [], errors: [], steps: [...steps], registered: [], failOps: [], syncs: [], limits: { resolved: false, reason: 'fake' } }
   on('session.id', () => ({ value: f.session }))
   on('session.cwd', () => ({ value: '/proj' }))
   on('session.model', () => ({ value: 'claude-opus-5-5' }))
@@ -111,6 +115,11 @@ export function install(on: On, name?: string): Fake {
   on('command.register', ($, e) => ({ value: { command: e.name } }))
   on('process.run', ($, e) => {
     const argv = (e as { argv: readonly string[] }).argv
+    if (argv[1] === 'vault') {
+      f.syncs.push([...argv])
+      if (f.failSync) throw new Error('fake: bin/notesoup: no such file')
+      return { value: { exitCode: 0, stdout: '', stderr: '', isStdoutTruncated: false, isStderrTruncated: false } }
+    }
     if (argv.length !== 2 || !String(argv[0]).endsWith('/bin/notesoup') || argv[1] !== 'helper') {
       f.errors.push(`ran ${JSON.stringify(argv)}, not the plugin's helper`)
     }
