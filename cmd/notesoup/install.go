@@ -40,6 +40,9 @@ func runInstaller(verb string, args []string, stdout, stderr io.Writer) int {
 	name := args[0]
 	inst, err := builtins.Installer(name)
 	if err != nil {
+		if code, ok := runExternalInstaller(verb, name, args[1:], stdout, stderr); ok {
+			return code // an external plugin's own installer (install_external.go)
+		}
 		fmt.Fprintf(stderr, "notesoup %s: %v\n", verb, err)
 		return 2
 	}
