@@ -123,6 +123,11 @@ func (w *Workspace) Command(ctx context.Context, h Harness, bin, serverURL strin
 	env := []string{
 		"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + w.Home, "TMPDIR=" + w.Tmp, "TZ=UTC",
 		"LANG=C.UTF-8", "SHELL=/bin/bash", "TERM=dumb", "NO_COLOR=1",
+		// The notesoup integrations start a detached vault sync at session
+		// start; one still writing under the workspace after the run would
+		// race the test's cleanup. A test that wants it passes
+		// NOTESOUP_VAULT_SYNC in opts.Env (later entries win).
+		"NOTESOUP_VAULT_SYNC=off",
 	}
 	switch h {
 	case Claude:

@@ -5,12 +5,13 @@
 // this file only wires Pi's extension API to src/integration.ts. It is
 // loaded by src/index.ts, which first checks that it can load.
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
-import { writeSync } from "node:fs";
+import { existsSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { errText } from "./common/format.ts";
 import { callHelper, findBinary, type Found, HelperError } from "./helper.ts";
 import { FLAG, type ToolDef } from "./index.ts";
 import { Integration } from "./integration.ts";
+import { startVaultSync } from "./vaultsync.ts";
 
 /** USAGE is what /notesoup can do, shown by bare /notesoup and on a typo. */
 export const USAGE = [
@@ -105,6 +106,14 @@ export function wire(pi: ExtensionAPI, tools: ToolDef[], root: string, log: (mes
 		});
 	}
 
+	// Not awaited, never failing: the vault's copy of Pi's sessions (src/vaultsync.ts).
+	pi.on("session_start", async () => void startVaultSync(() => binary().path));
+	// The memory and dream skills the package ships (skills/, byte-identical
+	// copies of the repository's): offered here rather than by a pi.skills
+	// entry in package.json, so that a disabled or broken extension offers
+	// none (their texts name tools only the extension registers).
+	const skills = join(root, "skills");
+	pi.on("resources_discover", () => (existsSync(skills) ? { skillPaths: [skills] } : {}));
 	pi.on("session_start", hook("session_start", (_ev, ctx) => integ.sessionStart(ctx)));
 	pi.on("input", async (ev, ctx) => {
 		await hook("input", (e: typeof ev, c) => integ.input(e.source, c))(ev, ctx);
