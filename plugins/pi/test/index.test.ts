@@ -86,6 +86,8 @@ test("a complete package folder wires the generated tools", async () => {
 	assert.deepEqual(said, []);
 	assert.ok(f.tools.includes("notes_write") && f.tools.includes("empty_brain"), `tools: ${f.tools}`);
 	assert.ok(f.handlers.has("session_before_compact") && f.handlers.has("session_shutdown"));
+	// The package's skills are offered by the running extension only.
+	assert.deepEqual(f.handlers.get("resources_discover")(), { skillPaths: [resolve("skills")] });
 });
 
 test("bare /notesoup shows the usage and the status, not the cap", async () => {
