@@ -282,3 +282,90 @@ func mustRun(t *testing.T, ws *modelserver.Workspace, h modelserver.Harness, bin
 		t.Fatalf("%s %q: exit %d\nstdout:\n%s\nstderr:\n%s", filepath.Base(bin), args, code, out, errs)
 	}
 }
+
+// TestBackgroundSync: the Claude mod and the Pi extension, loaded into the
+// real CLIs, start the vault sync at session start on their own: after one
+// scripted turn the vault keeps the session without anyone running
+// notesoup vault sync. A session start copies what is already there, so
+// the second run's start copies the first run's session. (The Codex hook's
+// sync is harness/codex's test.)
+func TestBackgroundSync(t *testing.T) {
+	for _, tc := range []struct {
+		h    modelserver.Harness
+		args func(ws *modelserver.Workspace) []string
+		env  []string
+	}{
+		{modelserver.Claude, func(*modelserver.Workspace) []string {
+			plugin := filepath.Join(repoRoot(), "plugins", "claude")
+			requirePlugin(t, plugin, "make plugin-claude", "bin/notesoup", "hooks/tools.gen.ts")
+			return append([]string{"-p", firstPrompt, "--plugin-dir", plugin}, claudeFlags...)
+		}, nil},
+		{modelserver.Pi, func(*modelserver.Workspace) []string {
+			ext := filepath.Join(repoRoot(), "plugins", "pi")
+			requirePlugin(t, ext, "make pi-build", "generated/tools.json", "src/common")
+			return append(append([]string{"-p"}, piFlags...), "-e", ext, firstPrompt)
+		}, []string{"NOTESOUP_BIN=" + notesoupBin}},
+	} {
+		t.Run(string(tc.h), func(t *testing.T) {
+			cli, err := modelserver.CLIPath(repoRoot(), tc.h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ws, err := modelserver.NewWorkspace(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			sc, err := modelserver.LoadScript(filepath.Join(repoRoot(), "e2e", "scenarios", "vault-"+string(tc.h)+".json"), map[string]string{"WORK": ws.Work})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Two runs, one scripted turn each.
+			srv, err := modelserver.Start(modelserver.Config{Script: sc, LogPath: filepath.Join(ws.Dir, "requests.jsonl")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { srv.Close() })
+			nsEnv := []string{"NOTESOUP_HOME=" + filepath.Join(ws.Dir, "notesoup"), "XDG_CACHE_HOME=" + filepath.Join(ws.Dir, "cache"),
+				"XDG_CONFIG_HOME=" + filepath.Join(ws.Dir, "config"), "XDG_DATA_HOME=" + filepath.Join(ws.Dir, "data")}
+			// The workspace turns the sync off by default; this test is about it.
+			cliEnv := append(append([]string{"NOTESOUP_VAULT_SYNC=on"}, nsEnv...), tc.env...)
+			mustRun(t, ws, tc.h, cli, srv, cliEnv, tc.args(ws)...)
+			mustRun(t, ws, tc.h, cli, srv, cliEnv, tc.args(ws)...)
+
+			// The sync is detached and not waited for: poll, bounded
+			// generously, for the vault to hold the session.
+			var kept int
+			for deadline := time.Now().Add(90 * time.Second); time.Now().Before(deadline) && kept == 0; time.Sleep(200 * time.Millisecond) {
+				out, _, code := run(t, ws, tc.h, notesoupBin, srv, nsEnv, "vault", "status", "--json")
+				var st struct {
+					Harnesses []struct {
+						Harness  string `json:"harness"`
+						Sessions int    `json:"sessions"`
+					} `json:"harnesses"`
+				}
+				if code == 0 && json.Unmarshal([]byte(out), &st) == nil {
+					for _, h := range st.Harnesses {
+						if h.Harness == string(tc.h) {
+							kept = h.Sessions
+						}
+					}
+				}
+			}
+			// Taking the lock ourselves waits out a sync still running, so
+			// none outlives the test's folders.
+			run(t, ws, tc.h, notesoupBin, srv, nsEnv, "vault", "sync", "--quiet", "--wait", "60s")
+			if kept == 0 {
+				t.Fatalf("the vault keeps no %s session after a run with the integration loaded: its session start did not sync", tc.h)
+			}
+		})
+	}
+}
+
+func requirePlugin(t *testing.T, dir, make string, files ...string) {
+	t.Helper()
+	for _, f := range files {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Fatalf("%s is not built (%v); run %s", dir, err, make)
+		}
+	}
+}
