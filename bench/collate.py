@@ -86,6 +86,10 @@ if have("index-build.cpu"):
         "index": {"build": cpu4("index-build.cpu"), "bytes": num("index-build.bytes"), "load_avg": open(os.path.join(out, "index-build.load")).read().strip()},
         "deja_index": {"build": cpu4("deja-build.cpu"), "bytes": num("deja-build.bytes")} if have("deja-build.cpu") else None,
         "queries": {n: {"hyperfine": hyperfine("newquery-" + n), "notesoup_cpu": cpu4("newquery-%s.cpu" % n), "rg_cpu": cpu4("newquery-rg-%s.cpu" % n),
+                        "notesoup_again_cpu": cpu4("newquery-again-%s.cpu" % n) if have("newquery-again-%s.cpu" % n) else None,
+                        "notesoup_raw_cpu": cpu4("newquery-raw-%s.cpu" % n) if have("newquery-raw-%s.cpu" % n) else None,
+                        "deja_cpu": cpu4("newquery-deja-%s.cpu" % n) if have("newquery-deja-%s.cpu" % n) else None,
+                        "load_avg": open(os.path.join(out, "newquery-%s.load" % n)).read().strip() if have("newquery-%s.load" % n) else None,
                         "sessions": len((read_json("newquery-%s.json" % n) or {}).get("sessions") or [])}
                     for n in ("rare", "nowhere", "common", "nonascii") if have("newquery-%s.json" % n)},
         "after_append": {"cpu": cpu4("newquery-append.cpu"), "stats": open(os.path.join(out, "newquery-append.stats")).read().strip() if have("newquery-append.stats") else None},

@@ -115,18 +115,22 @@ if step search; then
 fi
 
 # 2b. Any NEW query over unchanged files, from the persistent index
-# (search.Options.Index), beside rg -uu -F -i -c over the same raw files and,
-# when DEJA is set, deja-vu over its own index of the same roots: a query
-# found nowhere, a rare one, a common phrase, a non-ASCII one. Each notesoup
-# run asks a query the index has never been asked (the index keeps no
-# answers), so "new" holds on every run; the index is built once first
-# (its size and build time are reported beside deja-vu's). Then the first
-# query after one file grew (append), which decodes that file only.
+# (search.Options.Index, NOTESOUP_SEARCH_INDEX=1), beside the raw engine
+# (NOTESOUP_SEARCH_INDEX=0, its answer cache emptied before each run, so
+# every run is its first time asking), rg -uu -F -i -c over the same raw
+# files and, when DEJA is set, deja-vu over its own index of the same
+# roots: a query found nowhere, a rare one, a common phrase, a non-ASCII
+# one, each as the CLI runs it by default (--limit 20). The index is built
+# once first (its size and build time beside deja-vu's); the answers it
+# keeps per query are removed before each run, so every run is a new
+# query, and "again" is the same query with its kept answer. Then the
+# first query after one file grew (append), which decodes that file only.
 idx=$BENCH_DIR/search-index
+rawc=$BENCH_DIR/search-raw
 if step newquery; then
 	rm -rf "$idx"
 	echo "$(load)" >"$out/index-build.load"
-	/usr/bin/time -f '%U %S %e %M' -o "$out/index-build.cpu" "$NS" search "$needle" "${roots[@]}" --cache-dir "$idx" --json --limit 0 >/dev/null
+	NOTESOUP_SEARCH_INDEX=1 /usr/bin/time -f '%U %S %e %M' -o "$out/index-build.cpu" "$NS" search "$needle" "${roots[@]}" --cache-dir "$idx" --json --limit 0 >/dev/null
 	du -sb "$idx" | cut -f1 >"$out/index-build.bytes"
 	du -sb "$CL" "$PI" "$CX" | awk '{s+=$1} END {print s}' >"$out/corpus.bytes"
 	queries=("$needle" "${BENCH_Q_NOWHERE:-zqxj nowhere 80417}" "${BENCH_Q_COMMON:-go test ./...}" "${BENCH_Q_NONASCII:-café}")
@@ -142,16 +146,30 @@ if step newquery; then
 	fi
 	for i in "${!queries[@]}"; do
 		q=${queries[$i]} n=${names[$i]}
+		# hyperfine takes one --prepare per command, in order.
 		cmds=(-n "rg -uu -F -i -c $n" "rg -uu -F -i -c '$q' $CL $PI $CX >/dev/null")
-		# A new query per run: the query plus a suffix no run repeats
-		# would change what matches, so the cache-less index is asked
-		# the same text each run (the index stores no per-query answer).
-		cmds+=(-n "notesoup search new $n" "$NS search '$q' ${roots[*]} --cache-dir $idx --limit 0 --json >/dev/null")
-		[ -n "$DEJA" ] && cmds+=(-n "deja $n" "${dejaenv[*]} $DEJA search --json '$q' >/dev/null")
+		preps=(--prepare true)
+		cmds+=(-n "notesoup index new $n" "NOTESOUP_SEARCH_INDEX=1 $NS search '$q' ${roots[*]} --cache-dir $idx --json >/dev/null")
+		preps+=(--prepare "rm -rf $idx/index/answers")
+		cmds+=(-n "notesoup index again $n" "NOTESOUP_SEARCH_INDEX=1 $NS search '$q' ${roots[*]} --cache-dir $idx --json >/dev/null")
+		preps+=(--prepare true)
+		cmds+=(-n "notesoup raw new $n" "NOTESOUP_SEARCH_INDEX=0 $NS search '$q' ${roots[*]} --cache-dir $rawc --json >/dev/null")
+		preps+=(--prepare "rm -rf $rawc")
+		if [ -n "$DEJA" ]; then
+			cmds+=(-n "deja $n" "${dejaenv[*]} $DEJA search --json '$q' >/dev/null")
+			preps+=(--prepare true)
+		fi
 		# -i: rg and notesoup search exit 1 when nothing matches (the nowhere query).
-		hf "newquery-$n" -i --runs "$BENCH_RUNS" --warmup 1 "${cmds[@]}"
-		/usr/bin/time -f '%U %S %e %M' -o "$out/newquery-$n.cpu" "$NS" search "$q" "${roots[@]}" --cache-dir "$idx" --json --limit 0 >"$out/newquery-$n.json" || [ $? -eq 1 ]
+		hf "newquery-$n" -i --runs "$BENCH_RUNS" --warmup 1 "${preps[@]}" "${cmds[@]}"
+		rm -rf "$idx/index/answers" "$rawc"
+		echo "$(load)" >"$out/newquery-$n.load"
+		NOTESOUP_SEARCH_INDEX=1 /usr/bin/time -f '%U %S %e %M' -o "$out/newquery-$n.cpu" "$NS" search "$q" "${roots[@]}" --cache-dir "$idx" --json >"$out/newquery-$n.json" || [ $? -eq 1 ]
+		NOTESOUP_SEARCH_INDEX=1 /usr/bin/time -f '%U %S %e %M' -o "$out/newquery-again-$n.cpu" "$NS" search "$q" "${roots[@]}" --cache-dir "$idx" --json >/dev/null || [ $? -eq 1 ]
+		NOTESOUP_SEARCH_INDEX=0 /usr/bin/time -f '%U %S %e %M' -o "$out/newquery-raw-$n.cpu" "$NS" search "$q" "${roots[@]}" --cache-dir "$rawc" --json >/dev/null || [ $? -eq 1 ]
 		/usr/bin/time -f '%U %S %e' -o "$out/newquery-rg-$n.cpu" rg -uu -F -i -c "$q" "$CL" "$PI" "$CX" >/dev/null || true
+		if [ -n "$DEJA" ]; then
+			/usr/bin/time -f '%U %S %e' -o "$out/newquery-deja-$n.cpu" "${dejaenv[@]}" "$DEJA" search --json "$q" >/dev/null || true
+		fi
 	done
 	# The first query after a file grew: append a Pi message to a copy's
 	# session (the corpus itself is left as generated), time one search.
@@ -159,7 +177,7 @@ if step newquery; then
 	cp -p "$live" "$live.bench-orig"
 	printf '%s\n' '{"type":"message","id":"bench0001","parentId":null,"timestamp":"2026-12-02T10:00:00.000Z","message":{"role":"user","content":[{"type":"text","text":"bench appended zqxappend"}],"timestamp":1796208043000}}' >>"$live"
 	echo "$(load)" >"$out/newquery-append.load"
-	/usr/bin/time -f '%U %S %e %M' -o "$out/newquery-append.cpu" "$NS" search zqxappend "${roots[@]}" --cache-dir "$idx" --json --limit 0 --stats >"$out/newquery-append.json" 2>"$out/newquery-append.stats"
+	NOTESOUP_SEARCH_INDEX=1 /usr/bin/time -f '%U %S %e %M' -o "$out/newquery-append.cpu" "$NS" search zqxappend "${roots[@]}" --cache-dir "$idx" --json --limit 0 --stats >"$out/newquery-append.json" 2>"$out/newquery-append.stats"
 	mv "$live.bench-orig" "$live"
 fi
 

@@ -25,6 +25,11 @@ type SearchOptions struct {
 	// the raw engine takes a fraction of one; it becomes the default when
 	// those are met.
 	Index bool
+	// Limit, with the index, stops once the newest Limit sessions with
+	// matches are complete (0: all); Result.More then bounds how many
+	// more may match. A front end that filters sessions after the search
+	// (--case-sensitive) passes 0.
+	Limit int
 }
 
 // indexEnv turns the index on for every search (SearchOptions.Index).
@@ -63,7 +68,7 @@ func (s *Service) Search(ctx context.Context, query string, opts SearchOptions) 
 		}
 	}
 	index := opts.Index || os.Getenv(indexEnv) == "1"
-	res, err := search.Search(query, search.Options{Sources: srcs, CacheDir: opts.CacheDir, PerSession: opts.PerSession, Index: index})
+	res, err := search.Search(query, search.Options{Sources: srcs, CacheDir: opts.CacheDir, PerSession: opts.PerSession, Index: index, Limit: opts.Limit})
 	if err != nil {
 		return res, err
 	}

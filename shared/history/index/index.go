@@ -23,6 +23,7 @@ import (
 	"errors"
 	"slices"
 	"sort"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -60,22 +61,46 @@ func LowerASCII(dst, s []byte) []byte {
 }
 
 func fold[T string | []byte](dst []byte, s T) []byte {
-	// Runs of ASCII are lowered through a table into room made once; a
-	// non-ASCII rune takes the orbit walk.
-	dst = slices.Grow(dst, len(s))
+	// Written into room made once (a folded rune is never longer than
+	// the rune, except an invalid byte, which becomes three): ASCII
+	// through a table, two-byte runes through a table made once, others
+	// by the orbit walk.
+	n := len(dst)
+	dst = slices.Grow(dst, len(s)+utf8.UTFMax)
+	dst = dst[:cap(dst)]
 	for i := 0; i < len(s); {
+		if len(dst)-n < utf8.UTFMax {
+			dst = slices.Grow(dst[:n], len(s)-i+utf8.UTFMax)
+			dst = dst[:cap(dst)]
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
-			dst = append(dst, lowerASCII[c])
+			dst[n] = lowerASCII[c]
+			n++
 			i++
 			continue
 		}
 		r, w := utf8.DecodeRuneInString(string(s[i:min(i+utf8.UTFMax, len(s))]))
 		i += w
-		dst = utf8.AppendRune(dst, foldRune(r))
+		if r < 0x800 {
+			r = rune(twoByteFold()[r])
+		} else {
+			r = foldRune(r)
+		}
+		n += utf8.EncodeRune(dst[n:], r)
 	}
-	return dst
+	return dst[:n]
 }
+
+// twoByteFold is foldRune of every rune below U+0800 (Latin, Greek,
+// Cyrillic and others: most non-ASCII letters in transcripts).
+var twoByteFold = sync.OnceValue(func() *[0x800]uint16 {
+	var t [0x800]uint16
+	for r := range rune(0x800) {
+		t[r] = uint16(foldRune(r)) // the smallest of an orbit: below r
+	}
+	return &t
+})
 
 // foldRune is the representative of r's simple-fold orbit.
 func foldRune(r rune) rune {

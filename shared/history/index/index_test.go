@@ -1,11 +1,13 @@
 package index
 
 import (
+	"bytes"
 	"errors"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/notesoup/notesoup/shared/history"
 )
@@ -126,5 +128,29 @@ func TestOpenRejectsDamage(t *testing.T) {
 		for _, q := range []string{"hello", "world", "peace", "ace"} {
 			r.Candidates(q) // must not panic
 		}
+	}
+}
+
+// TestFoldAgreesWithTheOrbitWalk: the tables and the room made in advance
+// fold every rune as foldRune does, and invalid bytes as U+FFFD, in both
+// forms.
+func TestFoldAgreesWithTheOrbitWalk(t *testing.T) {
+	var want, in []byte
+	for r := rune(0); r < 0x3000; r++ {
+		in = utf8.AppendRune(in, r)
+		want = utf8.AppendRune(want, foldRune(r))
+	}
+	in = append(in, 0xff, 'A', 0xc3)
+	want = append(want, "\uFFFDa\uFFFD"...)
+	if got := Fold([]byte("x"), string(in)); string(got) != "x"+string(want) {
+		t.Errorf("Fold differs from the orbit walk")
+	}
+	if got := FoldBytes(nil, in); string(got) != string(want) {
+		t.Errorf("FoldBytes differs from the orbit walk")
+	}
+	// Invalid bytes only: the folded text is three times as long.
+	bad := bytes.Repeat([]byte{0xff}, 100)
+	if got := FoldBytes(nil, bad); string(got) != strings.Repeat("\uFFFD", 100) {
+		t.Errorf("invalid bytes: %q", got)
 	}
 }

@@ -518,6 +518,11 @@ type queryPlan struct {
 	per    int
 	ascii  bool
 	needle []byte
+	// part is, for a non-ASCII query, its longest ASCII run when that run
+	// proves something: a block whose ASCII-lowered text lacks it cannot
+	// match, and is ruled out without folding. Runs holding k or s are
+	// not used: the Kelvin sign and long s fold to them.
+	part []byte
 }
 
 func newQueryPlan(query string, per int) *queryPlan {
@@ -532,6 +537,11 @@ func newQueryPlan(query string, per int) *queryPlan {
 		q.needle = index.LowerASCII(nil, []byte(query))
 	} else {
 		q.needle = index.Fold(nil, query)
+		for _, run := range bytes.FieldsFunc(q.needle, func(r rune) bool { return r >= utf8.RuneSelf }) {
+			if len(run) > len(q.part) && len(run) >= 3 && !bytes.ContainsAny(run, "ks") {
+				q.part = run
+			}
+		}
 	}
 	return q
 }
@@ -751,6 +761,12 @@ func (q *queryPlan) block(br *blockReader, mt *matcher, seg *segment, d uint32) 
 		}
 		br.foffs = append(br.foffs[:0], br.offs...)
 	} else {
+		if q.part != nil {
+			br.folded = index.LowerASCII(br.folded[:0], tb)
+			if bytes.Index(br.folded, q.part) < 0 {
+				return nil
+			}
+		}
 		if err := br.events(text, recs, n); err != nil {
 			return err
 		}

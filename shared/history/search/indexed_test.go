@@ -30,7 +30,7 @@ func TestIndexMatchesBruteForce(t *testing.T) {
 	srcs := sourcesFor(res.Layout)
 	opts := indexOpts(t, srcs)
 	queries := []string{res.Needle, strings.ToUpper(res.Needle), "undefined: stream", "PASS", "résumé naïve", "RÉSUMÉ",
-		"docs__search", "exec_command {", "no such text anywhere 8472", "go", "é", "a"}
+		"docs__search", "exec_command {", "no such text anywhere 8472", "go", "é", "a", "NAÏVE CAFÉ", "zzzq café"}
 	for pass := 0; pass < 2; pass++ {
 		for _, q := range queries {
 			want := bruteCounts(t, srcs, q)
