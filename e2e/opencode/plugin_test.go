@@ -38,6 +38,9 @@ var allowedImports = []string{
 	"github.com/notesoup/notesoup/contract/harnesspb",
 	"github.com/notesoup/notesoup/contract/pluginrpc",
 	"github.com/notesoup/notesoup/harness/opencode",
+	// The installer's text editor of opencode.json: a leaf package of the
+	// standard library alone, as a third party could link it.
+	"github.com/notesoup/notesoup/shared/jsonedit",
 }
 
 // pluginRow is what the test reads of `notesoup plugins --json`.

@@ -11,6 +11,12 @@
 // The plugin reads it read-only, with a pure-Go SQLite (modernc.org/sqlite:
 // no cgo), and never creates the database or its -wal and -shm files (see
 // store.go). Its SQLite stays in this module, out of notesoup's own builds.
+//
+// Started with install or uninstall instead of the host's handshake, it
+// wires notesoup into OpenCode's configuration and takes it out again
+// (install.go): `notesoup install opencode` runs it so. Beyond the
+// contract it links only shared/jsonedit, a standard-library-only editor
+// of JSON with comments.
 package main
 
 import (
@@ -23,6 +29,11 @@ import (
 func main() {
 	// The host starts a plugin without arguments and speaks go-plugin's
 	// handshake on its stdout; a person running it by hand gets a hint.
+	if len(os.Args) > 1 && (os.Args[1] == "install" || os.Args[1] == "uninstall") {
+		// `notesoup install|uninstall opencode` runs this (cmd/notesoup
+		// falls back to an external plugin's own installer).
+		os.Exit(runInstaller(os.Args[1], os.Args[2:], os.Stdout, os.Stderr))
+	}
 	if len(os.Args) > 1 {
 		fmt.Fprintf(os.Stderr, "%s is a notesoup harness plugin: install it in $NOTESOUP_PLUGIN_DIR or ~/.notesoup/plugins and run `notesoup plugins`\n", os.Args[0])
 		os.Exit(2)
