@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -92,14 +94,30 @@ func mergeConfig(old []byte, bin string) ([]byte, []string, error) {
 	var msgs []string
 	out := string(old)
 	if have := ourServer(cur); have != nil {
-		if !sameJSON(have, wantSrv) {
+		switch why := foreignServer(have, bin); {
+		case sameJSON(have, wantSrv):
+			msgs = append(msgs, fmt.Sprintf("[mcp_servers.%s]: already installed", serverName))
+		case why == "":
+			// notesoup's own entry, written by `codex mcp add notesoup --
+			// notesoup mcp ...` (the README's tools-only route) or by an
+			// install that ran another binary: replaced whole by the one
+			// install writes, so the hooks and the approvals come with it.
+			h, _ := json.Marshal(have)
+			out = cutTables(out, "mcp_servers."+serverName)
+			out = strings.TrimRight(out, "\n")
+			if out != "" {
+				out += "\n\n"
+			}
+			out += want
+			msgs = append(msgs, fmt.Sprintf("[mcp_servers.%s]: upgraded notesoup's own entry %s to install's (command %s; %s approved)",
+				serverName, h, bin, strings.Join(writeTools, ", ")))
+		default:
 			h, _ := json.Marshal(have)
 			w, _ := json.Marshal(wantSrv)
-			return nil, nil, fmt.Errorf("already has [mcp_servers.%s] with other settings (%s; notesoup would write %s); "+
-				"refusing to overwrite it: run notesoup uninstall codex (or remove that table and its [mcp_servers.%s.tools.*] tables) and install again",
-				serverName, h, w, serverName)
+			return nil, nil, fmt.Errorf("already has [mcp_servers.%s] with other settings (%s; notesoup would write %s), and it is not notesoup's own entry: %s; "+
+				"refusing to overwrite it: rename or remove that table and its [mcp_servers.%s.tools.*] tables, then install again",
+				serverName, h, w, why, serverName)
 		}
-		msgs = append(msgs, fmt.Sprintf("[mcp_servers.%s]: already installed", serverName))
 	} else {
 		if out != "" {
 			out += "\n"
@@ -366,6 +384,68 @@ func ourServer(cfg map[string]any) map[string]any {
 	servers, _ := cfg["mcp_servers"].(map[string]any)
 	srv, _ := servers[serverName].(map[string]any)
 	return srv
+}
+
+// ownServerKeys are the keys of a server table that notesoup's own entry
+// may hold: what install writes, and what `codex mcp add` writes.
+var ownServerKeys = map[string]bool{"command": true, "args": true, "env_vars": true, "tools": true}
+
+// foreignServer says why a [mcp_servers.notesoup] table is not notesoup's
+// own entry ("" when it is): its command must be a notesoup binary (bin,
+// or a file named notesoup or notesoup-host), its args `mcp` with at most
+// --harness NAME, and it must set nothing install would drop (a person's
+// env, a timeout, a tool's other settings).
+func foreignServer(srv map[string]any, bin string) string {
+	cmd, _ := srv["command"].(string)
+	base := strings.TrimSuffix(filepath.Base(cmd), ".exe")
+	if cmd == "" || cmd != bin && base != "notesoup" && base != "notesoup-host" {
+		return fmt.Sprintf("its command %q is not a notesoup binary", cmd)
+	}
+	raw, _ := srv["args"].([]any)
+	args := make([]string, 0, len(raw))
+	for _, a := range raw {
+		s, ok := a.(string)
+		if !ok {
+			return "its args are not all strings"
+		}
+		args = append(args, s)
+	}
+	if len(args) == 0 || args[0] != "mcp" {
+		return fmt.Sprintf("its args %q do not run notesoup mcp", args)
+	}
+	for rest := args[1:]; len(rest) > 0; {
+		switch {
+		case strings.HasPrefix(rest[0], "--harness="):
+			rest = rest[1:]
+		case rest[0] == "--harness" && len(rest) > 1:
+			rest = rest[2:]
+		default:
+			return fmt.Sprintf("its args %q pass %q, which install would drop", args, rest[0])
+		}
+	}
+	var extra []string
+	for k := range srv {
+		if !ownServerKeys[k] {
+			extra = append(extra, k)
+		}
+	}
+	tools, _ := srv["tools"].(map[string]any)
+	if _, ok := srv["tools"]; ok && tools == nil {
+		extra = append(extra, "tools")
+	}
+	for name, v := range tools {
+		tm, _ := v.(map[string]any)
+		for k := range tm {
+			if k != "approval_mode" {
+				extra = append(extra, "tools."+name+"."+k)
+			}
+		}
+	}
+	if len(extra) > 0 {
+		sort.Strings(extra)
+		return fmt.Sprintf("it sets %s, which install would drop", strings.Join(extra, ", "))
+	}
+	return ""
 }
 
 // runsNotesoupMCP reports whether a server table runs notesoup's MCP

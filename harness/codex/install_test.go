@@ -26,6 +26,8 @@ func TestMergeCodexConfig(t *testing.T) {
 		prompt string
 		// same is true when the file must come back unchanged.
 		same bool
+		// msg is a substring one of the messages must hold.
+		msg string
 	}{
 		{name: "no file", old: "", prompt: CompactPrompt},
 		{name: "top-level keys and a provider table", old: "# mine\nmodel = \"m\"\n\n[model_providers.fake]\nname = \"F\" # keep me\n",
@@ -36,6 +38,14 @@ func TestMergeCodexConfig(t *testing.T) {
 		{name: "own prompt file kept", old: "experimental_compact_prompt_file = \"/p\"\n", keep: []string{"experimental_compact_prompt_file = \"/p\"\n"}},
 		{name: "already installed", old: ours, same: true, prompt: CompactPrompt},
 		{name: "another notesoup server refused", old: "[mcp_servers.notesoup]\ncommand = \"/elsewhere/notesoup\"\n", err: "refusing to overwrite"},
+		// The README's tools-only route: `codex mcp add notesoup -- notesoup mcp --harness codex`.
+		{name: "codex mcp add entry upgraded", old: "model = \"m\"\n\n[mcp_servers.notesoup]\ncommand = \"/usr/local/bin/notesoup\"\nargs = [\"mcp\", \"--harness\", \"codex\"]\n\n[mcp_servers.other]\ncommand = \"x\"\n",
+			keep: []string{"model = \"m\"\n", "[mcp_servers.other]\ncommand = \"x\"\n"}, prompt: CompactPrompt, msg: "upgraded notesoup's own entry"},
+		{name: "bare notesoup mcp upgraded", old: "[mcp_servers.notesoup]\ncommand = \"notesoup\"\nargs = [\"mcp\"]\n", prompt: CompactPrompt, msg: "upgraded"},
+		{name: "an install with another binary upgraded", old: string(mustMerge(t, "", "/old/bin/notesoup-host")), prompt: CompactPrompt, msg: "upgraded"},
+		{name: "a foreign command refused", old: "[mcp_servers.notesoup]\ncommand = \"/usr/bin/python3\"\nargs = [\"mcp\"]\n", err: "is not a notesoup binary"},
+		{name: "other args refused", old: "[mcp_servers.notesoup]\ncommand = \"notesoup\"\nargs = [\"mcp\", \"--debug\"]\n", err: "which install would drop"},
+		{name: "a person's env refused", old: "[mcp_servers.notesoup]\ncommand = \"notesoup\"\nargs = [\"mcp\"]\nenv = { A = \"b\" }\n", err: "it sets env"},
 		{name: "other servers kept", old: "[mcp_servers.other]\ncommand = \"x\"\n", keep: []string{"[mcp_servers.other]\ncommand = \"x\"\n"}, prompt: CompactPrompt},
 		{name: "invalid TOML refused", old: "model = \n", err: "not valid TOML"},
 	}
@@ -53,6 +63,9 @@ func TestMergeCodexConfig(t *testing.T) {
 			}
 			if len(msgs) == 0 {
 				t.Errorf("no message says what happened")
+			}
+			if tc.msg != "" && !strings.Contains(strings.Join(msgs, "\n"), tc.msg) {
+				t.Errorf("messages %q lack %q", msgs, tc.msg)
 			}
 			if tc.same && string(got) != tc.old {
 				t.Errorf("unchanged config rewritten:\n%s", got)
