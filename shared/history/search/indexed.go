@@ -45,7 +45,12 @@ func searchIndexed(query string, per, workers int, opts Options) (Result, error)
 	for i := range opts.Sources {
 		src := &opts.Sources[i]
 		s.srcs[i] = source{Source: src, everyTime: src.Forks && src.Inherits == nil}
+		if src.RawSearch {
+			s.srcs[i].plan = newPlan(query, src.SynthesizedWords)
+		}
 	}
+	var budget atomic.Int64
+	budget.Store(buildBudget)
 	listErrs := make([]error, n)
 	var lw sync.WaitGroup
 	for i := range opts.Sources {
@@ -149,8 +154,21 @@ func searchIndexed(query string, per, workers int, opts Options) (Result, error)
 						local.Decoded++
 						continue
 					}
-					e, a, how := ws.indexFile(src, sess, b)
+					e, a, how := ws.indexFile(src, sess, b, &budget)
 					switch how {
+					case fromBudget:
+						// Past this search's build budget: answered
+						// as the raw engine answers (prefilter, then
+						// decode), indexed by a later search.
+						a, how, scanned := ws.answer(job{src: src, sess: sess})
+						sl.answer = a
+						local.ScannedByte += scanned
+						switch how {
+						case fromScan:
+							local.Skipped++
+						case fromDecode:
+							local.Decoded++
+						}
 					case fromCache:
 						sl.ent = e
 						local.Cached++
@@ -176,6 +194,8 @@ func searchIndexed(query string, per, workers int, opts Options) (Result, error)
 			mu.Lock()
 			stats.Cached += local.Cached
 			stats.Decoded += local.Decoded
+			stats.Skipped += local.Skipped
+			stats.ScannedByte += local.ScannedByte
 			mu.Unlock()
 		}()
 	}
@@ -273,7 +293,7 @@ func searchIndexed(query string, per, workers int, opts Options) (Result, error)
 				continue
 			}
 			delete(s.cache.Files, it.sess.Path)
-			e, a, how := ws.indexFile(it.src, it.sess, b)
+			e, a, how := ws.indexFile(it.src, it.sess, b, nil)
 			it.ent, it.ans = e, a
 			if how == fromDecode {
 				stats.Decoded++
@@ -347,12 +367,22 @@ func searchIndexed(query string, per, workers int, opts Options) (Result, error)
 	return res, nil
 }
 
+// buildBudget bounds the bytes of transcripts one search decodes into the
+// index: the first search over a large corpus answers the files past it as
+// the raw engine does (a prefilter, then a decode of candidates) and
+// leaves them to later searches, so no single search pays for the whole
+// build (about 20 CPU-seconds per GB). A variable for tests.
+var buildBudget int64 = 128 << 20
+
+// fromBudget: a file indexFile left to a later search (buildBudget).
+const fromBudget = -1
+
 // indexFile proves one file unchanged against its manifest entry or
-// decodes it into b: the key (and its fork parents' keys) is taken before
+// decodes it into b (within budget, when not nil): the key (and its fork parents' keys) is taken before
 // the decode, so a write during the decode changes the key the next
 // search sees. how is fromCache, fromDecode or fromError (a file that
 // cannot be opened: an answer, never stored).
-func (w *worker) indexFile(src *source, sess history.Session, b *segBuilder) (*entry, *fileAnswer, int) {
+func (w *worker) indexFile(src *source, sess history.Session, b *segBuilder, budget *atomic.Int64) (*entry, *fileAnswer, int) {
 	path := sess.Path
 	if cap(w.tail) < tailBytes {
 		w.tail = make([]byte, tailBytes)
@@ -369,6 +399,11 @@ func (w *worker) indexFile(src *source, sess history.Session, b *segBuilder) (*e
 	}
 	if a := w.s.cache.Files[path]; a != nil && a.ent != nil && a.fresh(key, w.depKey) {
 		return a.ent, nil, fromCache
+	}
+	// A file is taken while any budget was left before it, so a file
+	// larger than the budget is still indexed, alone.
+	if budget != nil && budget.Add(-key.Size)+key.Size <= 0 {
+		return nil, nil, fromBudget
 	}
 	e := &entry{Key: key}
 	if src.Inherits != nil {

@@ -447,3 +447,38 @@ func TestIndexKeepsAnswers(t *testing.T) {
 		t.Errorf("%d answers kept, the bound is %d", len(names), maxAnswers)
 	}
 }
+
+// TestIndexBuildsWithinABudget: with a build budget smaller than the
+// corpus, every search answers as a full decode does (the files past the
+// budget answered as the raw engine answers them), each indexes at most
+// about the budget more, and the index is complete after a few searches.
+func TestIndexBuildsWithinABudget(t *testing.T) {
+	res := genCorpus(t, 4<<20, 30)
+	srcs := sourcesFor(res.Layout)
+	opts := indexOpts(t, srcs)
+	defer func(b int64) { buildBudget = b }(buildBudget)
+	buildBudget = 1 << 20
+	queries := []string{res.Needle, "the", "naïve café", "no such text 4471"}
+	complete := false
+	for round := 0; round < 12 && !complete; round++ {
+		q := queries[round%len(queries)]
+		got, err := Search(q, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g, want := countsOf(got), bruteCounts(t, srcs, q); fmt.Sprint(g) != fmt.Sprint(want) {
+			t.Fatalf("round %d, %q: counts differ from a full decode:\n got  %v\n want %v", round, q, g, want)
+		}
+		if round == 0 {
+			// The first search left files to later ones.
+			m := loadManifest(filepath.Join(opts.CacheDir, indexDirName))
+			if len(m.Entries) >= len(res.Files) || got.Stats.Skipped+got.Stats.Decoded <= len(m.Entries) {
+				t.Errorf("the first search indexed %d of %d files past a budget of %d bytes (%+v)", len(m.Entries), len(res.Files), buildBudget, got.Stats)
+			}
+		}
+		complete = got.Stats.Cached == got.Stats.Files
+	}
+	if !complete {
+		t.Errorf("the index is still incomplete after 12 searches")
+	}
+}
