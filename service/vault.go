@@ -258,6 +258,10 @@ func (s *Service) VaultStatus() ([]vault.HarnessStatus, error) {
 	return v.Status()
 }
 
+// ErrNotKept is wrapped by VaultRestore when the vault keeps no copy of
+// the session.
+var ErrNotKept = errors.New("is not in the vault")
+
 // VaultRestore writes the session a selector names back to its harness's
 // store, byte-identical to the vault's last copy (vault.Vault.Restore):
 // never over a different file; with dryRun it only says what it would
@@ -286,5 +290,5 @@ func (s *Service) VaultRestore(ctx context.Context, selector string, dryRun bool
 		}
 		return sess, p, err
 	}
-	return sess, vault.Plan{}, fmt.Errorf("session %s is not in the vault (%s); run notesoup vault sync to keep it", SessionRef(sess), s.VaultDir())
+	return sess, vault.Plan{}, fmt.Errorf("session %s %w (%s); run notesoup vault sync to keep it", SessionRef(sess), ErrNotKept, s.VaultDir())
 }

@@ -88,6 +88,7 @@ func doctorChecks(ctx context.Context, env harness.DoctorEnv) []harness.Check {
 	}
 	out = append(out, notesHomeCheck())
 	out = append(out, doctorPluginChecks()...)
+	out = append(out, vaultDoctorCheck(ctx)) // vault_doctor.go
 	for _, name := range builtins.WithDoctor() {
 		out = append(out, builtins.Doctor(ctx, name, env, func(pkg string) string {
 			if root == "" {

@@ -64,7 +64,7 @@ func TestVaultCLI(t *testing.T) {
 		t.Fatal("restored bytes differ from the original's")
 	}
 	os.WriteFile(path, append(original, "{}\n"...), 0o600)
-	if _, errs, code = runCLI(t, append([]string{"vault", "restore", sel}, roots...)...); code != 3 || !strings.Contains(errs, "move it away") {
+	if _, errs, code = runCLI(t, append([]string{"vault", "restore", sel}, roots...)...); code != 2 || !strings.Contains(errs, "move it away") || !strings.Contains(errs, ".bak") {
 		t.Fatalf("restore over a different file: %d %q", code, errs)
 	}
 	if _, _, code = runCLI(t, "vault", "restore"); code != 2 {
@@ -85,4 +85,51 @@ func regexpLine(out string, words ...string) bool {
 		}
 	}
 	return false
+}
+
+// TestVaultStatusRetentionAndExits: status names each harness's retention
+// and the next deletion; restore exits 1 for a session the vault does not
+// keep and 2 on a usage error; the doctor's vault row warns while the
+// vault keeps nothing and Claude Code deletes.
+func TestVaultStatusRetentionAndExits(t *testing.T) {
+	home, cache := t.TempDir(), t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CACHE_HOME", cache)
+	t.Setenv("NOTESOUP_HOME", filepath.Join(home, ".notesoup"))
+	roots := copyClaudeFixture(t, "basic.jsonl", cliSID)
+
+	out, errs, code := runCLI(t, "vault", "status")
+	if code != 0 || !strings.Contains(out, "cleanupPeriodDays = 30 (default)") || !strings.Contains(out, "none known") || !strings.Contains(out, "NEXT DELETION") {
+		t.Fatalf("status: %d %q %q", code, out, errs)
+	}
+	out, _, code = runCLI(t, "vault", "status", "--json")
+	var st struct {
+		Retention []struct {
+			Harness string `json:"harness"`
+			Known   bool   `json:"known"`
+			Deletes bool   `json:"deletes"`
+		} `json:"retention"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &st) != nil || len(st.Retention) == 0 || st.Retention[0].Harness != "claude" || !st.Retention[0].Deletes {
+		t.Fatalf("status --json: %d %q", code, out)
+	}
+	if c := vaultDoctorCheck(t.Context()); c.Status != "warn" || c.Fix != "notesoup vault sync" {
+		t.Fatalf("doctor row with an empty vault: %+v", c)
+	}
+
+	if _, _, code = runCLI(t, append([]string{"vault", "sync", "--quiet"}, roots...)...); code != 0 {
+		t.Fatalf("sync: %d", code)
+	}
+	sel := "claude:" + cliSID
+	if out, errs, code = runCLI(t, append([]string{"vault", "restore", sel, "other"}, roots...)...); code != 2 {
+		t.Fatalf("restore with two selectors: %d %q %q; want 2", code, out, errs)
+	}
+	// A session the vault does not keep: another fixture, never synced.
+	other := copyClaudeFixture(t, "basic.jsonl", "0b5e8a61-7c1d-4f3e-9a2b-0000000000ff")
+	if out, errs, code = runCLI(t, append([]string{"vault", "restore", "claude:0b5e8a61-7c1d-4f3e-9a2b-0000000000ff"}, other...)...); code != 1 || !strings.Contains(errs, "is not in the vault") {
+		t.Fatalf("restore of a session the vault does not keep: %d %q %q; want 1", code, out, errs)
+	}
+	if c := vaultDoctorCheck(t.Context()); c.Status != "ok" || !strings.Contains(c.Detail, "1 sessions kept") {
+		t.Fatalf("doctor row after a sync: %+v", c)
+	}
 }
