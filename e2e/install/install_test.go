@@ -178,7 +178,7 @@ func TestReleaseArchiveRuns(t *testing.T) {
 		t.Errorf("notesoup --version: %q", out)
 	}
 	// The full build answers beside it (the MCP server lives there).
-	if out := m.run(t, true, m.home, filepath.Join(top, "bin", "notesoup"), "doctor", "--json"); !strings.Contains(out, `"checks"`) {
+	if out := m.run(t, false, m.home, filepath.Join(top, "bin", "notesoup"), "doctor", "--json"); !strings.Contains(out, `"checks"`) {
 		t.Errorf("doctor --json: %s", out)
 	}
 }
