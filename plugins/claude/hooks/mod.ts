@@ -677,7 +677,8 @@ export async function onCapCommand($: EngineInterface, e: Parameters<Hooks['comm
  * /notesoup:empty and /notesoup:fresh-window (the prompt commands
  * commands/empty.md and commands/fresh-window.md): STOP for the pending or in-flight reset. While
  * idle the command's own turn is the hidden close-out, its text the shared
- * budget warning, so the model can save notes; the reset follows when that
+ * close-out (text.closeout: a person asked, so no "nearly full" and no
+ * countdown), so the model can save notes; the reset follows when that
  * turn completes. While busy the current turn is the close-out. The
  * close-out is the command's own turn because a command.run hook cannot
  * queue another command (the engine refuses it).
@@ -694,7 +695,7 @@ export async function onStopCommand($: EngineInterface, e: Parameters<Hooks['com
     perform($, acts)
     return { text: `notesoup: ${name} recorded; the window is reset when the current turn ends` }
   }
-  const w = await callHelper($, 'text.warning', await caller($), { reset_tool: TOOL_PREFIX + RESET_TOOL, tokens_left: 0 })
+  const w = await callHelper($, 'text.closeout', await caller($), { reset_tool: TOOL_PREFIX + RESET_TOOL })
   if (!w.ok) {
     await flow($, { type: 'closeout_failed' })
     return { text: `${name}: the close-out could not load (${w.error.message}); nothing was reset, try again` }

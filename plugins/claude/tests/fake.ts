@@ -53,6 +53,7 @@ export function fakeBoot(args: Record<string, unknown> | undefined): string {
 
 /** The warning text the fake helper answers. */
 export const FAKE_WARNING = 'FAKE WARNING: 5,000 tokens left before the automatic reset.'
+export const FAKE_CLOSEOUT = 'FAKE CLOSE-OUT: the person asked for this window to be emptied.'
 
 function helperAnswer(f: Fake, req: { op: string; caller: Record<string, unknown>; args?: Record<string, unknown> }): unknown {
   switch (req.op) {
@@ -76,6 +77,8 @@ function helperAnswer(f: Fake, req: { op: string; caller: Record<string, unknown
       return f.limits
     case 'text.warning':
       return { text: FAKE_WARNING }
+    case 'text.closeout':
+      return { text: FAKE_CLOSEOUT }
     default:
       return { text: `answered ${req.op}`, data: null }
   }

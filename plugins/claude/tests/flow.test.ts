@@ -4,7 +4,7 @@
 // real flow) and performs the actions it gets back.
 import { describe, expect, mock, test } from 'claude-code/testing'
 import type { Engine, MockClock } from 'claude-code/testing'
-import { canon, FAKE_WARNING, fakeBoot, holdNext, install, type Fake } from './fake'
+import { canon, FAKE_CLOSEOUT, fakeBoot, holdNext, install, type Fake } from './fake'
 import { SCENARIOS } from './flow.gen'
 
 const MARKER = 'notesoup-reset:1:2'
@@ -161,8 +161,10 @@ test('manual STOP while idle: a close-out turn, then a reset without continuatio
   const f = install(on, 'manual_stop_idle')
   await startSession($)
   await cmd($, 'notesoup:empty')
-  // The command's own turn is the close-out, its text the budget warning.
-  expect(f.commands).toEqual([{ command: 'notesoup:empty', args: FAKE_WARNING }])
+  // The command's own turn is the close-out, its text the shared close-out
+  // (a person asked), never the budget warning.
+  expect(f.commands).toEqual([{ command: 'notesoup:empty', args: FAKE_CLOSEOUT }])
+  expect(f.requests.filter((r) => r.op === 'text.warning')).toEqual([])
   await turnStart($, 't2')
   await step($, 't2')
   await complete($, 'answer', 't2')
@@ -260,16 +262,16 @@ test('failed commit: the rejected command is reported, the request retried after
   settle(f)
 })
 
-test('close-out failure (the warning cannot load) cancels the request so the command can retry', async ($, on) => {
+test('close-out failure (the close-out cannot load) cancels the request so the command can retry', async ($, on) => {
   const f = install(on, 'closeout_submission_fails')
-  f.failOps = ['text.warning']
+  f.failOps = ['text.closeout']
   await startSession($)
   const r = await cmd($, 'notesoup:empty')
   expect(r.text).toContain('try again')
   expect(f.commands).toEqual([])
   f.failOps = []
   await cmd($, 'notesoup:empty')
-  expect(f.commands).toEqual([{ command: 'notesoup:empty', args: FAKE_WARNING }])
+  expect(f.commands).toEqual([{ command: 'notesoup:empty', args: FAKE_CLOSEOUT }])
   settle(f)
 })
 
