@@ -172,7 +172,11 @@ dist-sums: dist-release dist-pi dist-claude
 # codex and claude checked with pi list, codex mcp list and claude plugin
 # list, the Pi package and the Claude marketplace archives through pi
 # install and claude plugin install; fresh HOMEs, no network.
-e2e-install: dist tools
+# It builds the archives of the host platform only: the tests use those, and
+# `make cross` already builds every other platform (a whole `make dist` would
+# cross-compile four times for nothing here).
+e2e-install: tools
+	$(MAKE) dist DIST_PLATFORMS=linux/amd64
 	$(GO) test -tags e2e -count=1 ./e2e/install/
 
 E2E_TARGETS += e2e-install
