@@ -64,6 +64,20 @@ func doctorJSON(t *testing.T) (int, map[string]harness.Check) {
 
 func TestDoctorReportsHookTrustAndRetention(t *testing.T) {
 	codexHome, claudeDir := doctorHome(t)
+	// install codex records the hooks' trust; without it (a config.toml
+	// from before, or a person's own) Codex runs none of them.
+	cfgPath := filepath.Join(codexHome, "config.toml")
+	trusted, err := os.ReadFile(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := strings.Index(string(trusted), "\n# notesoup: Codex runs notesoup's hooks")
+	if at < 0 {
+		t.Fatalf("install codex recorded no hook trust:\n%s", trusted)
+	}
+	if err := os.WriteFile(cfgPath, trusted[:at+1], 0o600); err != nil {
+		t.Fatal(err)
+	}
 	code, rows := doctorJSON(t)
 	if code != 1 {
 		t.Errorf("exit %d, want 1 (problems)", code)
@@ -83,42 +97,11 @@ func TestDoctorReportsHookTrustAndRetention(t *testing.T) {
 		t.Errorf("pi row = %+v, want skip (no pi, no ~/.pi/agent)", p)
 	}
 
-	// Trust recorded the way Codex records it, and a retention of a
-	// century: no problems left, exit 0.
-	hooks, err := os.ReadFile(filepath.Join(codexHome, "hooks.json"))
-	if err != nil {
+	// Trust recorded as install records it (the hashes Codex's "Trust
+	// all" writes), and a retention of a century: no problems left, exit 0.
+	if err := os.WriteFile(cfgPath, trusted, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	var doc struct {
-		Hooks map[string][]struct {
-			Hooks []struct{ Command string } `json:"hooks"`
-		} `json:"hooks"`
-	}
-	if err := json.Unmarshal(hooks, &doc); err != nil {
-		t.Fatal(err)
-	}
-	var state strings.Builder
-	for ev := range doc.Hooks {
-		// SessionStart -> session_start, as Codex keys trust.
-		var snake strings.Builder
-		for i, r := range ev {
-			if r >= 'A' && r <= 'Z' {
-				if i > 0 {
-					snake.WriteByte('_')
-				}
-				r += 'a' - 'A'
-			}
-			snake.WriteRune(r)
-		}
-		key := filepath.Join(codexHome, "hooks.json") + ":" + snake.String() + ":0:0"
-		state.WriteString("\n[hooks.state." + `"` + key + `"` + "]\ntrusted_hash = \"sha256:00\"\n")
-	}
-	f, err := os.OpenFile(filepath.Join(codexHome, "config.toml"), os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.WriteString(state.String())
-	f.Close()
 	if err := os.WriteFile(filepath.Join(claudeDir, "settings.json"), []byte(`{"cleanupPeriodDays": 36500}`), 0o600); err != nil {
 		t.Fatal(err)
 	}

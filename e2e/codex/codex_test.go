@@ -194,8 +194,11 @@ func (e *env) run(t *testing.T, script string, vars map[string]string, args ...s
 	t.Cleanup(func() { srv.Close() })
 	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
 	defer cancel()
-	// Command writes the provider's config.toml; install then merges into it.
-	full := append([]string{"exec", "--dangerously-bypass-hook-trust", "--skip-git-repo-check", "-C", e.w.Work}, args...)
+	// Command writes the provider's config.toml; install then merges into
+	// it. No --dangerously-bypass-hook-trust: install records the hooks'
+	// trust as Codex's "Trust all" does, and the boot blocks below arrive
+	// only if Codex accepts it.
+	full := append([]string{"exec", "--skip-git-repo-check", "-C", e.w.Work}, args...)
 	cmd, err := e.w.Command(ctx, modelserver.Codex, e.codexBin, srv.URL(), modelserver.AgentOptions{
 		Env: []string{"NOTESOUP_HOME=" + e.notesHome},
 	}, full...)
@@ -219,6 +222,9 @@ func (e *env) run(t *testing.T, script string, vars map[string]string, args ...s
 		t.Fatalf("notesoup install codex: %v\n%s", err, out)
 	}
 	t.Logf("notesoup install codex:\n%s", out)
+	if !bytes.Contains(out, []byte("hooks trusted")) && !bytes.Contains(out, []byte("already trusts notesoup's hooks")) {
+		t.Fatalf("notesoup install codex did not record the hooks' trust:\n%s", out)
+	}
 	// The hooks run the notesoup installed (make build's light build).
 	if hooks, err := os.ReadFile(filepath.Join(e.codexHome, "hooks.json")); err != nil || !bytes.Contains(hooks, []byte(e.bin+" hook codex SessionStart")) {
 		t.Fatalf("hooks.json does not run %s (%v):\n%s", e.bin, err, hooks)

@@ -2,7 +2,6 @@ package codex
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,13 +15,12 @@ import (
 
 // Codex's rows of `notesoup doctor`: its version, whether config.toml has
 // notesoup's MCP server (and its command exists), and whether each of
-// notesoup's hooks in hooks.json is trusted. Codex runs a hook only once a
-// person trusted it, and records that in config.toml as
+// notesoup's hooks in hooks.json is trusted. Codex runs a hook only once
+// its trust is recorded in config.toml as
 // [hooks.state."<hooks.json path>:<event>:<group>:<handler>"] with a
-// trusted_hash (event in snake case, group and handler counted from 0): a
-// hook without one never runs, so no boot block arrives. The hash itself
-// is Codex's own; doctor checks that trust was recorded, and Codex asks
-// again when a hook changed since.
+// trusted_hash equal to the hash of the hook as it is now (install_trust.go):
+// a hook without one, or changed since, never runs, so no boot block
+// arrives.
 
 // TestedVersion is the Codex version notesoup's tests run (the pin in
 // e2e/package.json).
@@ -109,77 +107,71 @@ func trustChecks(home string, cfg doctorConfig) []harness.Check {
 		c.Status, c.Detail, c.Fix = harness.CheckProblem, err.Error(), "fix or remove "+path
 		return []harness.Check{c}
 	}
-	keys, err := notesoupHookKeys(raw, path)
+	trust, err := hooksTrust(home, raw)
 	if err != nil {
 		c.Status, c.Detail, c.Fix = harness.CheckProblem, fmt.Sprintf("%s: %v", path, err), "fix the JSON in "+path
 		return []harness.Check{c}
 	}
-	if len(keys) == 0 {
+	// Codex may key the file by the home as given or as resolved
+	// (hooksTrust gives both): a hook is trusted when either is.
+	type hookState struct{ trusted, changed, disabled bool }
+	hooks := map[string]*hookState{}
+	var names []string
+	for _, t := range trust {
+		name := t.Key[strings.LastIndex(t.Key, hooksFile+":")+len(hooksFile)+1:]
+		hs := hooks[name]
+		if hs == nil {
+			hs = &hookState{}
+			hooks[name] = hs
+			names = append(names, name)
+		}
+		st, ok := cfg.Hooks.State[t.Key]
+		switch {
+		case !ok:
+		case st.Enabled != nil && !*st.Enabled:
+			hs.disabled = true
+		case st.TrustedHash == t.Hash:
+			hs.trusted = true
+		case st.TrustedHash != "":
+			hs.changed = true
+		}
+	}
+	if len(names) == 0 {
 		c.Item = "hooks"
 		c.Status, c.Detail, c.Fix = harness.CheckProblem, path+" has no notesoup hooks: no boot block after a compaction", "notesoup install codex"
 		return []harness.Check{c}
 	}
-	// Codex may key the file by the path as given or as resolved.
-	alt := path
-	if r, err := filepath.EvalSymlinks(path); err == nil {
-		alt = r
-	}
-	var untrusted, disabled []string
-	for _, k := range keys {
-		st, ok := cfg.Hooks.State[k]
-		if !ok {
-			st, ok = cfg.Hooks.State[alt+strings.TrimPrefix(k, path)]
-		}
-		switch {
-		case !ok || st.TrustedHash == "":
-			untrusted = append(untrusted, k[len(path)+1:])
-		case st.Enabled != nil && !*st.Enabled:
-			disabled = append(disabled, k[len(path)+1:])
+	sort.Strings(names)
+	var untrusted, changed, disabled []string
+	for _, n := range names {
+		switch hs := hooks[n]; {
+		case hs.disabled:
+			disabled = append(disabled, n)
+		case hs.trusted:
+		case hs.changed:
+			changed = append(changed, n)
+		default:
+			untrusted = append(untrusted, n)
 		}
 	}
 	switch {
-	case len(untrusted) > 0:
+	case len(untrusted)+len(changed) > 0:
 		c.Status = harness.CheckProblem
-		c.Detail = fmt.Sprintf("Codex has no trust recorded for notesoup's hooks %s in %s: it will not run them", strings.Join(untrusted, ", "), filepath.Join(home, configFile))
-		c.Fix = "codex  (start it once and choose \"Trust all and continue\" when it lists the new hooks; automation passes --dangerously-bypass-hook-trust)"
+		c.Detail = fmt.Sprintf("Codex will not run notesoup's hooks %s: no trust recorded for them in %s",
+			strings.Join(append(untrusted, changed...), ", "), filepath.Join(home, configFile))
+		if len(changed) > 0 {
+			c.Detail += fmt.Sprintf(" (%s changed since trusted)", strings.Join(changed, ", "))
+		}
+		c.Detail += "; no notes boot block, budget warning or boot after a compaction reaches the model"
+		c.Fix = "notesoup install codex  (records the trust), or start codex and choose \"Trust all and continue\""
 	case len(disabled) > 0:
 		c.Status = harness.CheckProblem
 		c.Detail = fmt.Sprintf("notesoup's hooks %s are disabled in Codex", strings.Join(disabled, ", "))
 		c.Fix = "codex, then /hooks, and enable them"
 	default:
-		c.Status, c.Detail = harness.CheckOK, fmt.Sprintf("%d notesoup hooks trusted", len(keys))
+		c.Status, c.Detail = harness.CheckOK, fmt.Sprintf("%d notesoup hooks trusted", len(names))
 	}
 	return []harness.Check{c}
-}
-
-// notesoupHookKeys returns the trust keys of notesoup's hooks in a
-// hooks.json: "<path>:<event in snake case>:<group>:<handler>".
-func notesoupHookKeys(raw []byte, path string) ([]string, error) {
-	if len(raw) == 0 {
-		return nil, nil
-	}
-	var doc struct {
-		Hooks map[string][]struct {
-			Hooks []struct {
-				Command string `json:"command"`
-			} `json:"hooks"`
-		} `json:"hooks"`
-	}
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		return nil, err
-	}
-	var keys []string
-	for ev, groups := range doc.Hooks {
-		for gi, g := range groups {
-			for hi, h := range g.Hooks {
-				if isNotesoupHook(h.Command, ev) {
-					keys = append(keys, fmt.Sprintf("%s:%s:%d:%d", path, snake(ev), gi, hi))
-				}
-			}
-		}
-	}
-	sort.Strings(keys)
-	return keys, nil
 }
 
 // snake turns a hook event name (SessionStart) into the form Codex keys

@@ -34,9 +34,6 @@ const (
 // configuration notesoup should rewrite.
 const maxConfigFile = 4 << 20
 
-// trustNote is said after an install that changed something.
-const trustNote = "Codex runs hooks only once trusted: start codex once and accept them, or pass --dangerously-bypass-hook-trust in automation."
-
 // fileChange is one configuration file before and after.
 type fileChange struct {
 	path string // the file as the person knows it, under the Codex home
@@ -57,21 +54,59 @@ type fileChange struct {
 // hooks are kept beside notesoup's.
 func Install(req harness.InstallRequest) (harness.InstallReport, error) {
 	rep := harness.InstallReport{Home: req.Home, DryRun: req.DryRun, Changed: []string{}}
-	cfg, err := plan(&rep, filepath.Join(req.Home, configFile), func(b []byte) ([]byte, []string, error) { return mergeConfig(b, req.Binary) })
+	hooks, err := plan(&rep, filepath.Join(req.Home, hooksFile), func(b []byte) ([]byte, []string, error) { return mergeHooks(b, req.Binary) })
 	if err != nil {
 		return rep, err
 	}
-	hooks, err := plan(&rep, filepath.Join(req.Home, hooksFile), func(b []byte) ([]byte, []string, error) { return mergeHooks(b, req.Binary) })
+	// The trust of the hooks as they will be, recorded with the rest.
+	trust, trustErr := hooksTrust(req.Home, hooks.new)
+	trusted := false
+	cfg, err := plan(&rep, filepath.Join(req.Home, configFile), func(b []byte) ([]byte, []string, error) {
+		out, msgs, err := mergeConfig(b, req.Binary)
+		if err != nil {
+			return nil, nil, err
+		}
+		if trustErr != nil {
+			return out, append(msgs, fmt.Sprintf("%v; %s", trustErr, untrustedNote)), nil
+		}
+		withTrust, tmsgs, ok := mergeTrust(string(out), trust)
+		trusted = ok
+		return []byte(withTrust), append(msgs, tmsgs...), nil
+	})
 	if err != nil {
 		return rep, err
 	}
 	if err := apply(&rep, []fileChange{cfg, hooks}); err != nil {
 		return rep, err
 	}
-	if !req.DryRun && len(rep.Changed) > 0 {
-		rep.Messages = append(rep.Messages, trustNote)
+	if !trusted && trustErr == nil && !req.DryRun {
+		rep.Messages = append(rep.Messages, untrustedNote)
 	}
 	return rep, nil
+}
+
+// hooksTrust is the trust of notesoup's hooks in the hooks.json text raw
+// under home, keyed as Codex keys it: by the home as given, and by the
+// home with its links resolved when that differs (Codex resolves a
+// CODEX_HOME it is given, not a ~/.codex it finds).
+func hooksTrust(home string, raw []byte) ([]hookTrust, error) {
+	abs, err := filepath.Abs(home)
+	if err != nil {
+		return nil, err
+	}
+	homes := []string{abs}
+	if r, err := filepath.EvalSymlinks(abs); err == nil && r != abs {
+		homes = append(homes, r)
+	}
+	var out []hookTrust
+	for _, h := range homes {
+		t, err := notesoupHookTrust(h, raw)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t...)
+	}
+	return out, nil
 }
 
 // Uninstall removes from req.Home's config.toml and hooks.json what Install
@@ -80,11 +115,29 @@ func Install(req harness.InstallRequest) (harness.InstallReport, error) {
 // install created is removed). It never touches the notes.
 func Uninstall(req harness.InstallRequest) (harness.InstallReport, error) {
 	rep := harness.InstallReport{Home: req.Home, DryRun: req.DryRun, Changed: []string{}}
-	cfg, err := plan(&rep, filepath.Join(req.Home, configFile), unmergeConfig)
+	hooks, err := plan(&rep, filepath.Join(req.Home, hooksFile), unmergeHooks)
 	if err != nil {
 		return rep, err
 	}
-	hooks, err := plan(&rep, filepath.Join(req.Home, hooksFile), unmergeHooks)
+	// The trust recorded for notesoup's hooks as they are now goes with
+	// them; a hooks.json notesoup cannot read leaves config.toml's states.
+	trust, _ := hooksTrust(req.Home, hooks.old)
+	keys := make([]string, len(trust))
+	for i, t := range trust {
+		keys[i] = t.Key
+	}
+	cfg, err := plan(&rep, filepath.Join(req.Home, configFile), func(b []byte) ([]byte, []string, error) {
+		out, msgs := unmergeTrust(string(b), keys)
+		in := b
+		if out != string(b) {
+			in = []byte(out)
+		}
+		rest, more, err := unmergeConfig(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		return rest, append(msgs, more...), nil
+	})
 	if err != nil {
 		return rep, err
 	}
