@@ -22,7 +22,8 @@ cd "$root"
 duration=${1:-10s}
 shift || true
 pkgs=("$@")
-[ ${#pkgs[@]} -eq 0 ] && pkgs=(./...)
+explicit=1
+[ ${#pkgs[@]} -eq 0 ] && pkgs=(./...) && explicit=0
 
 # Fuzzing is CPU-bound; two workers leave the machine usable and keep a
 # 10s pass meaningful on a small CI runner.
@@ -31,11 +32,26 @@ parallel=${FUZZ_PARALLEL:-2}
 failed=()
 flaked=()
 count=0
-while read -r pkg; do
+# Each line is "module-dir package": the nested modules (a plugin such as
+# harness/opencode, the example) are Go modules of their own, so their
+# packages are listed and fuzzed from inside them. Explicit PACKAGES are the
+# root module's.
+list() {
+	go list "${pkgs[@]}" | sed 's|^|. |'
+	if [ "$explicit" = 0 ]; then
+		for m in $(git ls-files '*/go.mod' | grep -v '^tools/'); do
+			d=$(dirname "$m")
+			(cd "$d" && go list ./...) | sed "s|^|$d |"
+		done
+	fi
+}
+while read -r dir pkg; do
+	pushd "$root/$dir" >/dev/null
 	if ! listing=$(go test -list 'Fuzz.*' "$pkg" 2>&1); then
 		echo "== $pkg: cannot list its tests:"
 		echo "$listing"
 		failed+=("$pkg (does not build)")
+		popd >/dev/null
 		continue
 	fi
 	targets=$(grep '^Fuzz' <<<"$listing" || true)
@@ -56,7 +72,8 @@ while read -r pkg; do
 			fi
 		fi
 	done
-done < <(go list "${pkgs[@]}")
+	popd >/dev/null
+done < <(list)
 
 echo
 echo "fuzzed $count targets for $duration each"
