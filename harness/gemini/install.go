@@ -16,7 +16,8 @@ import (
 // What `notesoup install gemini` writes into the user's Gemini settings
 // (~/.gemini/settings.json, or under $GEMINI_CLI_HOME), and what
 // `notesoup uninstall gemini` takes out again: the MCP server
-// mcpServers.notesoup and the SessionStart hook (install_settings.go).
+// mcpServers.notesoup and the hooks (SessionStart, AfterTool, BeforeAgent;
+// install_settings.go).
 // The file is JSON with comments; it is edited as text, so comments and
 // layout stay, and uninstall after install gives back the same bytes.
 
@@ -29,7 +30,7 @@ var Installer = &harness.Installer{HomeFlag: "gemini-dir", Home: Home, Install: 
 const settingsFile = "settings.json"
 
 // installNote is said after an install that changed something.
-const installNote = "Gemini reads settings.json at start: restart running gemini sessions. notesoup's MCP server is trusted (its tools run without a prompt); the SessionStart hook gives each session the boot block."
+const installNote = "Gemini reads settings.json at start: restart running gemini sessions. notesoup's MCP server is trusted (its tools run without a prompt); the SessionStart hook gives each session the boot block, and the AfterTool and BeforeAgent hooks the budget warning once per window."
 
 // Install merges notesoup's MCP server and hook into req.Home's
 // settings.json, running req.Binary. It never replaces a person's own

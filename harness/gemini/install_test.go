@@ -12,8 +12,8 @@ import (
 
 const testBin = "/opt/notesoup/bin/notesoup"
 
-// TestInstallRoundTrip: install adds the MCP server and the SessionStart
-// hook to whatever settings.json holds, comments and layout kept; a second
+// TestInstallRoundTrip: install adds the MCP server and the SessionStart,
+// AfterTool and BeforeAgent hooks to whatever settings.json holds, comments and layout kept; a second
 // install changes nothing; uninstall gives back the original bytes, or
 // removes the file when nothing but notesoup's was in it (no file, an
 // empty one, or an empty object as install writes one).
@@ -33,6 +33,7 @@ func TestInstallRoundTrip(t *testing.T) {
 		{name: "empty mcpServers and hooks", before: ptr("{\"mcpServers\": {}, \"hooks\": {}}\n")},
 		{name: "other hooks", before: ptr("{\n  \"hooks\": {\n    \"BeforeTool\": [{\"matcher\": \"run_shell_command\", \"hooks\": [{\"type\": \"command\", \"command\": \"audit\"}]}],\n    \"SessionStart\": [\n      {\"hooks\": [{\"type\": \"command\", \"command\": \"echo hi\"}]}\n    ]\n  }\n}\n")},
 		{name: "empty SessionStart", before: ptr("{\"hooks\": {\"SessionStart\": []}}")},
+		{name: "own AfterTool and BeforeAgent hooks", before: ptr("{\n  \"hooks\": {\n    \"AfterTool\": [{\"matcher\": \"write_file\", \"hooks\": [{\"type\": \"command\", \"command\": \"lint\"}]}],\n    \"BeforeAgent\": []\n  }\n}\n")},
 		{name: "comment-like strings", before: ptr(`{"context": {"fileName": "//GEMINI.md"}, "x": "/* not a comment */"}`)},
 	}
 	for _, tc := range cases {
@@ -102,17 +103,20 @@ func checkInstalled(t *testing.T, text, bin string) {
 	if cmd != bin || strings.Join(toStrings(args), " ") != "mcp --harness gemini" || trust != true {
 		t.Errorf("mcpServers.notesoup = %v %v trust %v\n%s", cmd, args, trust, text)
 	}
-	groups, _ := reset.Lookup(s, "hooks", "SessionStart")
-	n := 0
-	for _, g := range groups.([]any) {
-		for _, h := range g.(map[string]any)["hooks"].([]any) {
-			if h.(map[string]any)["command"] == bin+" hook gemini SessionStart" {
-				n++
+	for _, ev := range HookEvents {
+		groups, _ := reset.Lookup(s, "hooks", ev)
+		list, _ := groups.([]any)
+		n := 0
+		for _, g := range list {
+			for _, h := range g.(map[string]any)["hooks"].([]any) {
+				if h.(map[string]any)["command"] == bin+" hook gemini "+ev {
+					n++
+				}
 			}
 		}
-	}
-	if n != 1 {
-		t.Errorf("%d notesoup SessionStart hooks, want 1:\n%s", n, text)
+		if n != 1 {
+			t.Errorf("%d notesoup %s hooks, want 1:\n%s", n, ev, text)
+		}
 	}
 }
 

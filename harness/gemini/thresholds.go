@@ -45,7 +45,7 @@ var tokenLimits = map[string]int64{
 // noResetNote is said with every resolved point, since a person reading
 // `notesoup limits --harness gemini` should not take "automatic resets on"
 // for something notesoup does in Gemini.
-const noResetNote = "at this point the Gemini CLI compresses the chat on its own (a <state_snapshot> summary replaces the older part): that compression is the only automatic reset in Gemini. notesoup cannot empty a Gemini window (no hook or MCP tool can start or answer the compression; PreCompress only observes) and sends Gemini no budget warning, so the notes and the boot block carry what matters across it"
+const noResetNote = "at this point the Gemini CLI compresses the chat on its own (a <state_snapshot> summary replaces the older part): that compression is the only automatic reset in Gemini. notesoup cannot empty a Gemini window (no hook or MCP tool can start or answer the compression; PreCompress only observes) so the budget warning (once per window, from the hooks `notesoup install gemini` writes) asks the model to bring its notes up to date before it, and the notes and the boot block carry what matters across it"
 
 // Thresholds resolves the point where the Gemini CLI compresses on its own:
 // model.compressionThreshold (default 0.5) of the model's token limit
