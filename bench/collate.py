@@ -83,7 +83,8 @@ doc = {
 if have("index-build.cpu"):
     doc["newquery"] = {
         "corpus_bytes": num("corpus.bytes"),
-        "index": {"build": cpu4("index-build.cpu"), "bytes": num("index-build.bytes"), "load_avg": open(os.path.join(out, "index-build.load")).read().strip()},
+        "index": {"build": cpu4("index-build.cpu"), "first_search": cpu4("index-first.cpu") if have("index-first.cpu") else None,
+                  "searches_to_build": num("index-build.searches") if have("index-build.searches") else None, "bytes": num("index-build.bytes"), "load_avg": open(os.path.join(out, "index-build.load")).read().strip()},
         "deja_index": {"build": cpu4("deja-build.cpu"), "bytes": num("deja-build.bytes")} if have("deja-build.cpu") else None,
         "queries": {n: {"hyperfine": hyperfine("newquery-" + n), "notesoup_cpu": cpu4("newquery-%s.cpu" % n), "rg_cpu": cpu4("newquery-rg-%s.cpu" % n),
                         "notesoup_again_cpu": cpu4("newquery-again-%s.cpu" % n) if have("newquery-again-%s.cpu" % n) else None,

@@ -10,6 +10,7 @@ import (
 
 	"github.com/notesoup/notesoup/service"
 	"github.com/notesoup/notesoup/shared/history"
+	histsearch "github.com/notesoup/notesoup/shared/history/search"
 )
 
 const claudeToolsSample = "samples/claude/projects/-tmp-notesoup-record-claude-tools-work/0b5e8a61-7c1d-4f3e-9a2b-000000000001.jsonl"
@@ -218,6 +219,7 @@ func TestMaskBeforeCutting(t *testing.T) {
 				}
 				return err
 			})
+			b.Write(histsearch.StoredText(cache)) // the index's blocks, inflated
 			return b.String()
 		}, "REDACTED github token"},
 	}

@@ -575,3 +575,31 @@ func writeManifest(dir string, data []byte) error {
 	}
 	return nil
 }
+
+// StoredText returns everything the index under cacheDir stores, with
+// its blocks inflated: what anyone who can read the folder can read. For
+// audits and tests that no secret is stored (the compressed segments hide
+// text from a plain scan of the files, not from a reader). Unreadable
+// segments are left out.
+func StoredText(cacheDir string) []byte {
+	dir := filepath.Join(cacheDir, indexDirName)
+	data, _ := os.ReadFile(filepath.Join(dir, manifestName))
+	out := append([]byte(nil), data...)
+	m := loadManifest(dir)
+	var br blockReader
+	for name, size := range m.Segs {
+		seg, err := openSegment(dir, name, size)
+		if err != nil {
+			continue
+		}
+		out = append(out, seg.data...)
+		for i := range seg.blocks {
+			if text, recs, _, err := br.read(seg, i); err == nil {
+				out = append(out, text...)
+				out = append(out, recs...)
+			}
+		}
+		seg.unmap()
+	}
+	return out
+}
