@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/notesoup/notesoup/contract"
+	"github.com/notesoup/notesoup/harness/codex"
 	"github.com/notesoup/notesoup/service"
 	"github.com/notesoup/notesoup/shared/history"
 	"github.com/notesoup/notesoup/shared/notes"
@@ -93,16 +94,35 @@ func instructions(ctx context.Context, s *service.Service, cfg Config) string {
 	if c.Harness == "" {
 		return purpose
 	}
+	var notices []string
 	if c.Session == "" {
 		c.Session = "unbound"
+		// One boot per window: where the harness's own hooks bring the
+		// window's boot block, bound to the session, the server's
+		// instructions (in every request) carry none; where they are
+		// not running, the boot says what the model will miss.
+		if running := hooksBoot[c.Harness]; running != nil {
+			ok, why := running()
+			if ok {
+				return purpose + "\nYour notes' boot block comes from notesoup's " + c.Harness + " hooks, at session start and after each compaction."
+			}
+			notices = append(notices, "notesoup's "+c.Harness+" hooks are not running ("+why+"), so no boot block comes after a compaction and no budget warning comes at all: "+
+				"after a compaction, call notes_list and read your notes first; tell the person that `notesoup install "+c.Harness+"` fixes it.")
+		}
 	}
 	// This server serves no empty_brain, so its boot must not name one.
-	b, err := s.Boot(ctx, c, service.BootRequest{NoResetTool: true})
+	b, err := s.Boot(ctx, c, service.BootRequest{NoResetTool: true, Notices: notices})
 	if err != nil {
 		cfg.Logger.Warn("boot block for server instructions", "error", err)
 		return purpose + "\n(notes boot unavailable: " + err.Error() + ")"
 	}
 	return purpose + "\n\n" + b.Text
+}
+
+// hooksBoot says, per harness, whether that harness's hooks bring each
+// window its boot block (and why not): Codex's run only once trusted.
+var hooksBoot = map[string]func() (bool, string){
+	codex.Name: codex.HooksBoot,
 }
 
 // sessionKeys binds the session a tool call comes from. A harness whose

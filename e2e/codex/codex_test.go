@@ -394,3 +394,43 @@ func TestCodexForkOfACompactedThread(t *testing.T) {
 		}
 	}
 }
+
+// bootOpen opens every notesoup boot block; bootWindow captures its window.
+var bootWindow = regexp.MustCompile(`<notesoup-boot window=\\?"([^"\\]+)\\?">`)
+
+// bootWindows returns the window of each boot block a request carries,
+// wherever it is (the server instructions, a developer message), in order.
+func bootWindows(body []byte) []string {
+	var out []string
+	for _, m := range bootWindow.FindAllSubmatch(body, -1) {
+		out = append(out, string(m[1]))
+	}
+	return out
+}
+
+// TestCodexOneBootPerWindow: with notesoup's hooks trusted, every request
+// of a first run and of an `exec resume` of it carries the window's boot
+// block exactly once: the hook's, bound to the thread, and neither the MCP
+// server's unbound one nor a second copy from the resume.
+func TestCodexOneBootPerWindow(t *testing.T) {
+	e := newEnv(t)
+	first := e.run(t, "resume.json", nil, "Remember the release plan.")
+	files, err := e.w.SessionFiles(modelserver.Codex)
+	if err != nil || len(files) != 1 {
+		t.Fatalf("want one rollout, got %v (%v)", files, err)
+	}
+	want := "codex:" + threadOf(t, files[0]) + ":0"
+	second := e.run(t, "resume.json", nil, "resume", "--last", "Carry on with the plan.")
+	for run, srv := range []*modelserver.Server{first, second} {
+		reqs := srv.ModelRequests(modelserver.Responses)
+		if len(reqs) == 0 {
+			t.Fatalf("run %d made no model request", run+1)
+		}
+		for _, r := range reqs {
+			got := bootWindows(r.Body)
+			if len(got) != 1 || got[0] != want {
+				t.Errorf("run %d request %d carries boot blocks %q, want exactly one of %s", run+1, r.Seq, got, want)
+			}
+		}
+	}
+}

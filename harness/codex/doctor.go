@@ -189,3 +189,25 @@ func snake(s string) string {
 	}
 	return b.String()
 }
+
+// HooksBoot reports whether notesoup's hooks run in the Codex home (Home):
+// installed, enabled and trusted as they are now, so the SessionStart hook
+// brings each window its boot block. why says what is missing when they do
+// not. The MCP server asks, to put a boot block in its instructions only
+// when no hook brings one (one boot per window). A codex run with
+// --dangerously-bypass-hook-trust runs untrusted hooks, which this cannot
+// see: such a run gets both boots.
+func HooksBoot() (ok bool, why string) {
+	home, err := Home()
+	if err != nil {
+		return false, err.Error()
+	}
+	rows := DoctorChecks(home)
+	for _, r := range rows {
+		if r.Item == "hooks trusted" && r.Status == harness.CheckOK {
+			return true, ""
+		}
+	}
+	last := rows[len(rows)-1]
+	return false, last.Detail
+}

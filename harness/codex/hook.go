@@ -196,6 +196,17 @@ func (h hook) answer(ctx context.Context, event string, in hookInput) (string, f
 		if err != nil {
 			return "", nil, err
 		}
+		// One boot per window: a resumed thread replays its history, which
+		// holds this window's boot already when the hook gave it before.
+		if in.Source == "resume" && in.TranscriptPath != "" {
+			had, err := rolloutHasBoot(in.TranscriptPath, bootMarker(in.SessionID, ord))
+			if err != nil {
+				return "", nil, err
+			}
+			if had {
+				return "", nil, nil
+			}
+		}
 		text, err := h.env.Boot(ctx, in.SessionID, in.Cwd, ord, []string{codexNoReset})
 		if err != nil {
 			return "", nil, err

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -199,4 +200,47 @@ func classify(raw []byte) (kind int, tokens int64) {
 		return isUsage, line.Payload.Info.Last.total()
 	}
 	return notUsage, 0
+}
+
+// bootMarker is how a boot block's opening tag for window
+// codex:<thread>:<ord> reads inside a rollout line: a JSON string, its
+// quotes escaped.
+func bootMarker(thread string, ord int) []byte {
+	return []byte(fmt.Sprintf(`<notesoup-boot window=\"codex:%s:%d\">`, thread, ord))
+}
+
+// rolloutHasBoot reports whether a rollout holds marker (bootMarker) in a
+// line: the boot block of that window was given to the model before. The
+// scan reads the whole file once, a line at a time with at most
+// maxHookLine bytes kept; it runs only when a thread is resumed.
+func rolloutHasBoot(path string, marker []byte) (bool, error) {
+	f, err := openRollout(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(f, 64<<10)
+	var line []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if len(line)+len(chunk) <= maxHookLine {
+			line = append(line, chunk...)
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if bytes.Contains(line, marker) {
+			return true, nil
+		}
+		line = line[:0]
+		if err == io.EOF {
+			return false, nil
+		}
+		if err != nil {
+			return false, fmt.Errorf("reading %s: %w", path, err)
+		}
+	}
 }

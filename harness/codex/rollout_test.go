@@ -152,3 +152,34 @@ func TestContextTokensMatchesTheWholeScan(t *testing.T) {
 		}
 	}
 }
+
+func TestRolloutHasBoot(t *testing.T) {
+	const thread = "01a23c4f-37fd-7b13-b022-321b4a7c041f"
+	boot := `{"type":"response_item","payload":{"type":"message","role":"developer","content":[{"type":"input_text","text":"<notesoup-boot window=\"codex:` + thread + `:0\">notes</notesoup-boot>"}]}}` + "\n"
+	long := `{"type":"response_item","payload":"` + strings.Repeat("x", 200<<10) + `"}` + "\n"
+	tests := []struct {
+		name, text string
+		ord        int
+		want       bool
+	}{
+		{"boot of the window", `{"type":"session_meta"}` + "\n" + boot, 0, true},
+		{"after a long line, no final newline", long + strings.TrimSuffix(boot, "\n"), 0, true},
+		{"another window's boot", boot, 1, false},
+		{"no boot", long, 0, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "rollout-x.jsonl")
+			if err := os.WriteFile(p, []byte(tc.text), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			got, err := rolloutHasBoot(p, bootMarker(thread, tc.ord))
+			if err != nil || got != tc.want {
+				t.Errorf("rolloutHasBoot = %v, %v; want %v", got, err, tc.want)
+			}
+		})
+	}
+	if got, err := rolloutHasBoot(filepath.Join(t.TempDir(), "gone.jsonl"), bootMarker(thread, 0)); got || err != nil {
+		t.Errorf("missing rollout: %v, %v; want false, nil", got, err)
+	}
+}
