@@ -2,7 +2,7 @@
 
 // Package gemini runs the real Gemini CLI (e2e/install.sh) wired to
 // notesoup by `notesoup install gemini` — the MCP server and the
-// SessionStart hook — against the scripted Gemini API on 127.0.0.1, in an
+// SessionStart, AfterTool and BeforeAgent hooks — against the scripted Gemini API on 127.0.0.1, in an
 // isolated HOME and GEMINI_CLI_HOME:
 //
 //	go test -tags e2e -count=1 ./e2e/gemini/
@@ -240,4 +240,52 @@ func TestGeminiNotesAndBoot(t *testing.T) {
 	if !strings.Contains(block, "plan.md") {
 		t.Errorf("the resume boot does not list plan.md:\n%s", block)
 	}
+}
+
+// TestGeminiBudgetWarning: a scripted reply reports a prompt of 505,000
+// tokens, past the warning point (Gemini's own 524,288, 0.5 × 1,048,576,
+// less notesoup's margins) but short of Gemini's compression; the
+// AfterTool hook then appends the budget warning to the tool's result, so
+// the next request carries it once. The second tool call, past the point
+// again in the same window, adds no second warning.
+func TestGeminiBudgetWarning(t *testing.T) {
+	e := newEnv(t)
+	srv, _ := e.run(t, "budget.json", nil, "-p", "What is in my notes?")
+	reqs := requests(t, srv)
+	if len(reqs) != 3 {
+		t.Fatalf("%d model requests, want 3", len(reqs))
+	}
+	const warning = "notesoup budget warning:"
+	for i, want := range []int{0, 1, 1} {
+		if n := strings.Count(reqs[i].text(), warning); n != want {
+			t.Errorf("request %d carries %d budget warnings, want %d:\n%.4000s", i+1, n, want, reqs[i].text())
+		}
+	}
+	text := reqs[1].text()
+	w := text[strings.Index(text, warning):]
+	for _, want := range []string{"the Gemini CLI will compress it on its own", "mcp_notesoup_notes_write", "tokens left before Gemini compresses."} {
+		if !strings.Contains(w, want) {
+			t.Errorf("the warning lacks %q:\n%.2000s", want, w)
+		}
+	}
+	if strings.Contains(w, "empty_brain") {
+		t.Errorf("the warning offers a reset tool Gemini does not have")
+	}
+	// The warning rode on the tool's result (AfterTool), not on a prompt.
+	if !strings.Contains(string(lastFunctionResponse(reqs[1])), "budget warning") {
+		t.Errorf("the warning is not in the notes_list result sent back:\n%.3000s", text)
+	}
+}
+
+// lastFunctionResponse is the request's last function response part.
+func lastFunctionResponse(r request) json.RawMessage {
+	var last json.RawMessage
+	for _, c := range r.Contents {
+		for _, p := range c.Parts {
+			if len(p.FunctionResponse) > 0 {
+				last = p.FunctionResponse
+			}
+		}
+	}
+	return last
 }
