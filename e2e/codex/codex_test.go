@@ -434,3 +434,32 @@ func TestCodexOneBootPerWindow(t *testing.T) {
 		}
 	}
 }
+
+// TestCodexLoadsNotesoupSkills: the memory and dream skills install writes
+// into $CODEX_HOME/skills are the ones the real Codex offers the model
+// (codex debug prompt-input renders the prompt without a model request).
+func TestCodexLoadsNotesoupSkills(t *testing.T) {
+	e := newEnv(t)
+	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
+	defer cancel()
+	// No model request is made: the provider's address is never dialled.
+	cmd, err := e.w.Command(ctx, modelserver.Codex, e.codexBin, "http://127.0.0.1:9", modelserver.AgentOptions{}, "debug", "prompt-input", "hi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst := exec.Command(e.bin, "install", "codex", "--codex-home", e.codexHome, "--binary", e.bin)
+	inst.Env = append(os.Environ(), "HOME="+e.w.Home)
+	if out, err := inst.CombinedOutput(); err != nil {
+		t.Fatalf("notesoup install codex: %v\n%s", err, out)
+	}
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("codex debug prompt-input: %v\n%s", err, out)
+	}
+	root := "= `" + filepath.Join(e.codexHome, "skills") + "`"
+	for _, want := range []string{root, "- memory: Keep notesoup notes", "- dream: Consolidate notesoup notes"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("the prompt Codex renders lacks %q", want)
+		}
+	}
+}

@@ -14,9 +14,11 @@ import (
 )
 
 // What `notesoup install codex` writes into $CODEX_HOME, and what
-// `notesoup uninstall codex` takes out again: the MCP server and the
-// compaction prompt in config.toml (install_config.go), the hooks in
-// hooks.json (install_hooks.go). Neither ever replaces a person's own
+// `notesoup uninstall codex` takes out again: the MCP server, the
+// compaction prompt (install_config.go) and the hooks' trust
+// (install_trust.go) in config.toml, the hooks in hooks.json
+// (install_hooks.go), the memory and dream skills under skills/ and the
+// dream playbook (install_skills.go). Neither ever replaces a person's own
 // settings, and uninstall removes only what install wrote.
 
 // Installer is the Codex installer: what `notesoup install codex` and
@@ -77,6 +79,9 @@ func Install(req harness.InstallRequest) (harness.InstallReport, error) {
 		return rep, err
 	}
 	if err := apply(&rep, []fileChange{cfg, hooks}); err != nil {
+		return rep, err
+	}
+	if err := installSkills(&rep, req.Home); err != nil {
 		return rep, err
 	}
 	if !trusted && trustErr == nil && !req.DryRun {
@@ -157,6 +162,9 @@ func Uninstall(req harness.InstallRequest) (harness.InstallReport, error) {
 	}
 	changes := []fileChange{cfg, hooks}
 	if err := apply(&rep, changes); err != nil {
+		return rep, err
+	}
+	if err := uninstallSkills(&rep, req.Home); err != nil {
 		return rep, err
 	}
 	rep.Messages = append(rep.Messages, "The notes are kept.")

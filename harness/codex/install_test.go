@@ -457,14 +457,15 @@ func TestInstallThenUninstall(t *testing.T) {
 			}
 		}
 		req := harness.InstallRequest{Home: home, Binary: testBin}
-		if rep, err := Install(req); err != nil || len(rep.Changed) != 2 {
+		// config.toml, hooks.json and the three skill files.
+		if rep, err := Install(req); err != nil || len(rep.Changed) != 2+len(skillPaths) {
 			t.Fatalf("install: %+v, %v", rep, err)
 		}
 		installed, _ := os.ReadFile(cfgPath)
 		dry := req
 		dry.DryRun = true
 		rep, err := Uninstall(dry)
-		if err != nil || len(rep.Changed) != 2 || len(rep.Preview) != 2 {
+		if err != nil || len(rep.Changed) != 2+len(skillPaths) || len(rep.Preview) != 2+len(skillPaths) {
 			t.Fatalf("dry run: %+v, %v", rep, err)
 		}
 		if now, _ := os.ReadFile(cfgPath); string(now) != string(installed) {
@@ -490,6 +491,11 @@ func TestInstallThenUninstall(t *testing.T) {
 		}
 		if _, err := os.Stat(filepath.Join(home, hooksFile)); !os.IsNotExist(err) {
 			t.Errorf("hooks.json install created is still there: %v", err)
+		}
+		// Nothing of notesoup's is left: no skill file, no folder it made.
+		left, _ := os.ReadDir(home)
+		if want := map[bool]int{false: 0, true: 1}[withConfig]; len(left) != want {
+			t.Errorf("after uninstall the Codex home holds %v", left)
 		}
 		rep, err = Uninstall(req)
 		if err != nil || len(rep.Changed) != 0 {
