@@ -13,6 +13,9 @@ import (
 	"syscall"
 
 	"github.com/notesoup/notesoup/harness"
+	"github.com/notesoup/notesoup/harness/jsonl"
+	"github.com/notesoup/notesoup/internal/rawread"
+	"github.com/notesoup/notesoup/shared/atomicfile"
 	"github.com/notesoup/notesoup/shared/notes"
 	"github.com/notesoup/notesoup/shared/reset"
 )
@@ -46,6 +49,9 @@ type chatUsage struct {
 	Tokens int64
 	// Model is the model that answered that response ("" when unknown).
 	Model string
+	// End is the offset just past the chat's last complete line when it
+	// was read: what a later read may start from without a torn line.
+	End int64
 }
 
 // lastUsage reads the chat at path from its end back to the last line that
@@ -64,9 +70,23 @@ func lastUsage(path string) (chatUsage, error) {
 	if err != nil {
 		return chatUsage{}, fmt.Errorf("transcript_path: %w", err)
 	}
-	end := fi.Size()
-	var carry []byte // the start of a line whose beginning is further back
+	u, err := readBack(f, path, fi.Size())
+	if err != nil {
+		return chatUsage{}, err
+	}
+	return u, nil
+}
+
+// readBack is lastUsage over an open chat of size bytes.
+func readBack(f io.ReaderAt, path string, size int64) (chatUsage, error) {
+	end := size
+	lineEnd := int64(-1) // the offset past the last newline, once found
+	var carry []byte     // the start of a line whose beginning is further back
 	buf := make([]byte, tailChunk)
+	found := func(u chatUsage) chatUsage {
+		u.End = max(lineEnd, 0)
+		return u
+	}
 	for end > 0 {
 		n := min(int64(len(buf)), end)
 		if _, err := f.ReadAt(buf[:n], end-n); err != nil && err != io.EOF {
@@ -74,6 +94,11 @@ func lastUsage(path string) (chatUsage, error) {
 		}
 		end -= n
 		block := append(buf[:n:n], carry...)
+		if lineEnd < 0 {
+			if i := bytes.LastIndexByte(block, '\n'); i >= 0 {
+				lineEnd = end + int64(i) + 1
+			}
+		}
 		// Lines wholly inside block, last first; the first piece may be
 		// the end of a line that starts in an earlier chunk.
 		for {
@@ -82,20 +107,41 @@ func lastUsage(path string) (chatUsage, error) {
 				break
 			}
 			if u, done := classifyLine(block[i+1:]); done {
-				return u, nil
+				return found(u), nil
 			}
 			block = block[:i+1]
 		}
 		if end == 0 {
 			u, _ := classifyLine(block) // the file's first line
-			return u, nil
+			return found(u), nil
 		}
 		carry = append([]byte(nil), block...)
 		if len(carry) > maxUsageLine {
 			return chatUsage{}, fmt.Errorf("reading %s: a line longer than %d bytes", path, maxUsageLine)
 		}
 	}
-	return chatUsage{}, nil
+	return found(chatUsage{}), nil
+}
+
+// replacesHistory reports whether a chat line is a $set.messages: the
+// history replaced, at a compression (one more window) or a resume.
+func replacesHistory(raw []byte) bool {
+	if !bytes.Contains(raw, []byte(`"$set"`)) {
+		return false
+	}
+	var l usageLine
+	if json.Unmarshal(raw, &l) != nil || l.RewindTo != nil || l.ID != nil {
+		return false
+	}
+	return len(l.Set) > 0 && setsMessages(l.Set)
+}
+
+// setsMessages reports whether a $set object carries a messages list.
+func setsMessages(set json.RawMessage) bool {
+	var v struct {
+		Messages json.RawMessage `json:"messages"`
+	}
+	return json.Unmarshal(set, &v) == nil && len(v.Messages) > 0 && string(v.Messages) != "null"
 }
 
 // usageLine is the part of a chat line classifyLine reads.
@@ -132,13 +178,8 @@ func classifyLine(raw []byte) (u chatUsage, done bool) {
 			return chatUsage{}, false
 		}
 		return chatUsage{Tokens: max(l.Tokens.Input, 0), Model: strings.TrimSpace(l.Model)}, true
-	case len(l.Set) > 0:
-		var set struct {
-			Messages json.RawMessage `json:"messages"`
-		}
-		if json.Unmarshal(l.Set, &set) == nil && len(set.Messages) > 0 && string(set.Messages) != "null" {
-			return chatUsage{}, true
-		}
+	case len(l.Set) > 0 && setsMessages(l.Set):
+		return chatUsage{}, true
 	}
 	return chatUsage{}, false
 }
@@ -184,6 +225,51 @@ func checkTranscriptPath(path string, getenv func(string) string) error {
 	return nil
 }
 
+// memoSuffix names the file, beside the window markers, that remembers a
+// session's window ordinal and how much of its chat it covers: past the
+// warning point every hook needs the ordinal, and the history decoder's
+// answer costs a whole decode (seconds for a chat of tens of MB), while
+// only a $set.messages line can change it.
+const memoSuffix = ".window"
+
+// maxMemoBytes bounds the memo file: two numbers.
+const maxMemoBytes = 64
+
+// memoOrdinal returns the ordinal the memo records when the chat, from the
+// offset the memo covers up to end (a line end), holds no line that
+// replaces the history; ok is false when that is not known.
+func memoOrdinal(memo, chatPath string, end int64) (ord int, ok bool) {
+	data, err := rawread.ReadAll(memo, maxMemoBytes)
+	if err != nil {
+		return 0, false
+	}
+	var off int64
+	if n, err := fmt.Sscanf(string(data), "%d %d\n", &ord, &off); n != 2 || err != nil || ord < 0 || off < 0 || off > end {
+		return 0, false
+	}
+	f, err := openChat(chatPath)
+	if err != nil {
+		return 0, false
+	}
+	defer f.Close()
+	lr := jsonl.NewReaderMax(io.NewSectionReader(f, off, end-off), maxUsageLine)
+	for {
+		b, _, err := lr.Next()
+		if err == io.EOF {
+			return ord, true
+		}
+		if err != nil || replacesHistory(b) {
+			return 0, false
+		}
+	}
+}
+
+// writeMemo records that the chat up to end is in window ord. A memo that
+// cannot be written costs only a decode next time, so errors are dropped.
+func writeMemo(memo string, ord int, end int64) {
+	_ = atomicfile.Write(memo, fmt.Appendf(nil, "%d %d\n", ord, end), atomicfile.Options{Perm: 0o600})
+}
+
 // thresholdEnv is the part of the hook's environment Gemini's compression
 // point depends on (thresholds.go): where its settings are, and the model.
 func thresholdEnv(getenv func(string) string) map[string]string {
@@ -224,9 +310,14 @@ func warning(ctx context.Context, env harness.HookEnv, getenv func(string) strin
 	if !reset.WarningDue(l, u.Tokens, false) {
 		return "", nil, nil
 	}
-	ord, err := env.WindowOrdinal(ctx, in.SessionID, in.Cwd)
-	if err != nil {
-		return "", nil, fmt.Errorf("window ordinal of session %s: %v", in.SessionID, err)
+	memo := filepath.Join(env.StateDir(), warnedDir, in.SessionID+memoSuffix)
+	ord, ok := memoOrdinal(memo, in.TranscriptPath, u.End)
+	if !ok {
+		ord, err = env.WindowOrdinal(ctx, in.SessionID, in.Cwd)
+		if err != nil {
+			return "", nil, fmt.Errorf("window ordinal of session %s: %v", in.SessionID, err)
+		}
+		defer writeMemo(memo, ord, u.End)
 	}
 	mark := filepath.Join(env.StateDir(), warnedDir, fmt.Sprintf("%s.%d", in.SessionID, ord))
 	if err := os.MkdirAll(filepath.Dir(mark), 0o700); err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,7 +38,8 @@ func chatOf(lines ...string) string { return strings.Join(lines, "\n") + "\n" }
 // TestLastUsage: the chat's last Gemini message with tokens gives the
 // window's size, unless the history was replaced or cut after it; torn,
 // foreign and token-less lines decide nothing, and lines longer than a
-// read-back chunk are assembled.
+// read-back chunk are assembled. End is the offset past the last whole
+// line.
 func TestLastUsage(t *testing.T) {
 	big := strings.Repeat("x", 3*tailChunk)
 	bigTool := `{"id":"g9","type":"gemini","content":"` + big + `","model":"m","tokens":{"input":777}}`
@@ -75,6 +77,10 @@ func TestLastUsage(t *testing.T) {
 			}
 			if u.Tokens != tc.want || u.Model != tc.model {
 				t.Fatalf("lastUsage = %+v, want tokens %d model %q", u, tc.want, tc.model)
+			}
+			// End is past the last whole line: a torn one is left out.
+			if want := int64(strings.LastIndex(tc.chat, "\n") + 1); u.End != want {
+				t.Errorf("End = %d, want %d", u.End, want)
 			}
 		})
 	}
@@ -125,9 +131,11 @@ func (f *fakeEnv) StateDir() string { return f.state }
 // TestBudgetWarning: AfterTool and BeforeAgent answer the warning once the
 // chat's last prompt is past the warning point, once per window: below it
 // nothing; past it once, then nothing in the same window (whichever event
-// asks); a new window (one more compression) warns again; the measurement
-// after a compression's history replacement is nothing until the next
-// response.
+// asks); after a compression's history replacement nothing is measured
+// until the next response; a new window (one more compression) warns
+// again. The chat grows as the CLI writes it (appended lines), and the
+// decoder is asked for the window only when a line that replaces the
+// history was written since it was last asked.
 func TestBudgetWarning(t *testing.T) {
 	gemHome := t.TempDir()
 	t.Setenv(envHome, gemHome)
@@ -141,30 +149,37 @@ func TestBudgetWarning(t *testing.T) {
 	path := filepath.Join(chats, "session-2026-01-01T00-00-5f0c1c2e.jsonl")
 	env := &fakeEnv{state: t.TempDir()}
 	const session = "5f0c1c2e-aaaa-bbbb-cccc-000000000001"
+	const compression = `{"$set":{"messages":[{"id":"s1","type":"user","content":"<state_snapshot>the story so far</state_snapshot>"}]}}`
 	cwd := t.TempDir()
 
 	steps := []struct {
-		name  string
-		chat  string
-		event string
-		ord   int
-		warn  bool
+		name    string
+		add     []string // lines the CLI wrote since the last step
+		event   string
+		ord     int // the window the decoder counts
+		warn    bool
+		decodes int // the decoder's answers asked for so far
 	}{
-		{name: "no response yet", chat: chatOf(chatMeta, userLine), event: BeforeAgent},
-		{name: "below the warning point", chat: chatOf(chatMeta, gemLine("g1", testWarning-1, "gemini-2.5-pro")), event: AfterTool},
-		{name: "at the warning point", chat: chatOf(chatMeta, gemLine("g1", testWarning, "gemini-2.5-pro")), event: AfterTool, warn: true},
-		{name: "past it again, same window", chat: chatOf(chatMeta, gemLine("g2", testWarning+5000, "gemini-2.5-pro")), event: AfterTool},
-		{name: "same window, at a prompt", chat: chatOf(chatMeta, gemLine("g3", testWarning+6000, "gemini-2.5-pro")), event: BeforeAgent},
-		{name: "compressed: nothing measured yet", chat: chatOf(chatMeta, gemLine("g3", testWarning+6000, "m"), `{"$set":{"messages":[{"id":"s1","type":"user","content":"snap"}]}}`), event: AfterTool, ord: 1},
-		{name: "new window, small", chat: chatOf(chatMeta, `{"$set":{"messages":[{"id":"s1","type":"user","content":"snap"}]}}`, gemLine("g4", 20000, "m")), event: AfterTool, ord: 1},
-		{name: "new window past the point", chat: chatOf(chatMeta, gemLine("g5", testWarning+10, "m")), event: BeforeAgent, ord: 1, warn: true},
-		{name: "new window, once", chat: chatOf(chatMeta, gemLine("g6", testWarning+20, "m")), event: AfterTool, ord: 1},
-		{name: "Gemma's smaller limit", chat: chatOf(chatMeta, gemLine("g7", 120_000, "gemma-4-31b-it")), event: AfterTool, ord: 2, warn: true},
+		{name: "no response yet", add: []string{chatMeta, userLine}, event: BeforeAgent},
+		{name: "below the warning point", add: []string{gemLine("g1", testWarning-1, "gemini-2.5-pro")}, event: AfterTool},
+		{name: "at the warning point", add: []string{gemLine("g2", testWarning, "gemini-2.5-pro")}, event: AfterTool, warn: true, decodes: 1},
+		{name: "past it again, same window", add: []string{gemLine("g3", testWarning+5000, "gemini-2.5-pro")}, event: AfterTool, decodes: 1},
+		{name: "same window, at a prompt", add: []string{userLine, gemLine("g4", testWarning+6000, "gemini-2.5-pro")}, event: BeforeAgent, decodes: 1},
+		{name: "compressed: nothing measured yet", add: []string{compression}, event: AfterTool, ord: 1, decodes: 1},
+		{name: "new window, small", add: []string{gemLine("g5", 20000, "gemini-2.5-pro")}, event: AfterTool, ord: 1, decodes: 1},
+		{name: "new window past the point", add: []string{gemLine("g6", testWarning+10, "gemini-2.5-pro")}, event: BeforeAgent, ord: 1, warn: true, decodes: 2},
+		{name: "new window, once", add: []string{gemLine("g7", testWarning+20, "gemini-2.5-pro")}, event: AfterTool, ord: 1, decodes: 2},
+		{name: "Gemma's smaller limit, a third window", add: []string{compression, gemLine("g8", 120_000, "gemma-4-31b-it")}, event: AfterTool, ord: 2, warn: true, decodes: 3},
 	}
 	for _, st := range steps {
-		if err := os.WriteFile(path, []byte(st.chat), 0o600); err != nil {
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+		if err != nil {
 			t.Fatal(err)
 		}
+		if _, err := f.WriteString(chatOf(st.add...)); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
 		env.ord = st.ord
 		payload, _ := json.Marshal(map[string]any{"session_id": session, "transcript_path": path, "cwd": cwd,
 			"hook_event_name": st.event, "timestamp": "2026-01-01T00:00:03Z", "tool_name": "read_file", "tool_response": map[string]any{"llmContent": "x"}})
@@ -174,6 +189,9 @@ func TestBudgetWarning(t *testing.T) {
 			Stdin: bytes.NewReader(payload), Stdout: &stdout, Stderr: &stderr})
 		if code != 0 || stderr.Len() > 0 {
 			t.Fatalf("%s: exit %d, stderr %s", st.name, code, stderr.String())
+		}
+		if env.ordCalls != st.decodes {
+			t.Errorf("%s: the decoder was asked for the window %d times in all, want %d", st.name, env.ordCalls, st.decodes)
 		}
 		if !st.warn {
 			if stdout.Len() != 0 {
@@ -193,6 +211,48 @@ func TestBudgetWarning(t *testing.T) {
 	// The model the chat names is the one the point is resolved for.
 	if last := env.models[len(env.models)-1]; last != "gemma-4-31b-it" {
 		t.Errorf("limits resolved for model %q, want the chat's gemma-4-31b-it", last)
+	}
+}
+
+// TestMemoOrdinal: the remembered window holds only while nothing since
+// the offset it covers replaces the history; a damaged memo or one past
+// the chat's end is not used.
+func TestMemoOrdinal(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "session-x.jsonl")
+	head := chatOf(chatMeta, gemLine("g1", 10, "m"))
+	cases := []struct {
+		name, memo, more string
+		ord              int
+		ok               bool
+	}{
+		{name: "nothing new", memo: "3 %d\n", ord: 3, ok: true},
+		{name: "responses since", memo: "3 %d\n", more: chatOf(userLine, gemLine("g2", 20, "m")), ord: 3, ok: true},
+		{name: "a metadata patch since", memo: "3 %d\n", more: chatOf(`{"$set":{"lastUpdated":"x"}}`), ord: 3, ok: true},
+		{name: "a replacement since", memo: "3 %d\n", more: chatOf(userLine, `{"$set":{"messages":[]}}`, gemLine("g2", 20, "m"))},
+		{name: "a message naming $set", memo: "3 %d\n", more: chatOf(`{"id":"u9","type":"user","content":"{\"$set\":{\"messages\":[]}}"}`), ord: 3, ok: true},
+		{name: "past the end", memo: "3 99999\n"},
+		{name: "damaged", memo: "three"},
+		{name: "negative", memo: "-1 %d\n"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := os.WriteFile(path, []byte(head+tc.more), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			memo := filepath.Join(dir, "memo")
+			text := tc.memo
+			if strings.Contains(text, "%d") {
+				text = fmt.Sprintf(text, len(head))
+			}
+			if err := os.WriteFile(memo, []byte(text), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			ord, ok := memoOrdinal(memo, path, int64(len(head+tc.more)))
+			if ok != tc.ok || ord != tc.ord {
+				t.Fatalf("memoOrdinal = %d, %v; want %d, %v", ord, ok, tc.ord, tc.ok)
+			}
+		})
 	}
 }
 
