@@ -49,7 +49,7 @@ func runExternalInstaller(verb, name string, args []string, stdout, stderr io.Wr
 		root, err := installdir.Root()
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", prog, err)
-			return 1, true
+			return exitError, true
 		}
 		bin, msgs, err := placeBinaries("", installdir.BinDir(root), hasFlag(args, "dry-run"))
 		for _, m := range msgs {
@@ -57,7 +57,7 @@ func runExternalInstaller(verb, name string, args []string, stdout, stderr io.Wr
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", prog, err)
-			return 1, true
+			return exitError, true
 		}
 		args = append(slices.Clone(args), "--binary", bin)
 	}
@@ -74,12 +74,12 @@ func runExternalInstaller(verb, name string, args []string, stdout, stderr io.Wr
 		return 0, true
 	case ctx.Err() != nil:
 		fmt.Fprintf(stderr, "%s: %s did not finish within %s; it was stopped\n", prog, plugin, externalInstallTimeout)
-		return 1, true
+		return exitError, true
 	case errors.As(err, &exit):
 		return exit.ExitCode(), true
 	default:
 		fmt.Fprintf(stderr, "%s: running %s: %v\n", prog, plugin, err)
-		return 1, true
+		return exitError, true
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -42,24 +43,36 @@ func TestInstallCodexCommand(t *testing.T) {
 		t.Fatalf("install exit %d: %s", code, errOut)
 	}
 	var rep harness.InstallReport
-	if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Changed) != 2 {
-		t.Fatalf("report %q: %v", out, err)
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || !slices.Contains(rep.Changed, cfg) || !slices.Contains(rep.Changed, filepath.Join(home, "hooks.json")) {
+		t.Fatalf("report %q: %v; want config.toml and hooks.json changed", out, err)
 	}
 	if st, _ := os.Stat(cfg); st.Mode().Perm() != 0o640 {
 		t.Errorf("config.toml mode = %v, want 0640 kept", st.Mode().Perm())
 	}
 	out, _, code = runCLI(t, "install", "codex", "--codex-home", home, "--binary", testBin)
-	if code != 0 || strings.Count(out, "already up to date") != 2 {
-		t.Errorf("second install: exit %d\n%s", code, out)
+	for _, f := range []string{cfg, filepath.Join(home, "hooks.json")} {
+		if code != 0 || !strings.Contains(out, f+": already up to date") {
+			t.Errorf("second install: exit %d, %s not up to date\n%s", code, f, out)
+		}
 	}
-	// Another binary path is refused, and nothing is written.
-	before, _ := os.ReadFile(cfg)
-	_, errOut, code = runCLI(t, "install", "codex", "--codex-home", home, "--binary", "/elsewhere/notesoup")
-	if code != 1 || !strings.Contains(errOut, "refusing to overwrite") {
-		t.Errorf("other binary: exit %d, stderr %s", code, errOut)
+	// Another notesoup binary upgrades notesoup's own entry.
+	out, errOut, code = runCLI(t, "install", "codex", "--codex-home", home, "--binary", "/elsewhere/notesoup")
+	if code != 0 || !strings.Contains(out, "upgraded notesoup's own entry") {
+		t.Errorf("other notesoup binary: exit %d, stdout %s, stderr %s", code, out, errOut)
 	}
-	if after, _ := os.ReadFile(cfg); string(after) != string(before) {
-		t.Errorf("refused install changed config.toml")
+	// A server of that name that is not notesoup's is refused (exit 2,
+	// under --json as a JSON error), and nothing is written.
+	foreign := "[mcp_servers.notesoup]\ncommand = \"/usr/bin/other-tool\"\n"
+	if err := os.WriteFile(cfg, []byte(foreign), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code = runCLI(t, "install", "codex", "--codex-home", home, "--binary", testBin, "--json")
+	var e errorJSON
+	if code != 2 || json.Unmarshal([]byte(out), &e) != nil || e.Error.Code != "error" || !strings.Contains(e.Error.Message, "refusing to overwrite") {
+		t.Errorf("foreign server: exit %d, stdout %s, stderr %s; want 2 and a JSON error refusing to overwrite", code, out, errOut)
+	}
+	if after, _ := os.ReadFile(cfg); string(after) != foreign {
+		t.Errorf("refused install changed config.toml:\n%s", after)
 	}
 }
 
@@ -74,19 +87,54 @@ func TestInstallerUsage(t *testing.T) {
 		// stderr must hold want.
 		want string
 	}{
-		{[]string{"install"}, "harnesses: claude, pi, codex"},
-		{[]string{"uninstall"}, "harnesses: claude, pi, codex"},
-		{[]string{"install", "--dry-run"}, "Usage: notesoup install <harness>"},
+		{[]string{"install", "--dry-run"}, "name the harness first: notesoup install HARNESS"},
+		{[]string{"uninstall", "--json"}, "harnesses: claude, pi, codex"},
 		{[]string{"install", "emacs"}, `harness "emacs" has no installer`},
+		{[]string{"install", "codx"}, `(did you mean "codex"?)`},
 		{[]string{"install", "pi", "extra"}, "unexpected arguments"},
-		{[]string{"uninstall", "claude", "--package", "/x"}, "flag provided but not defined: -package"},
+		{[]string{"uninstall", "claude", "--package", "/x"}, "unknown flag --package"},
 		{[]string{"install", "codex", "extra"}, "unexpected arguments"},
-		{[]string{"uninstall", "codex", "--binary", "/x"}, "flag provided but not defined: -binary"},
+		{[]string{"uninstall", "codex", "--binary", "/x"}, "unknown flag --binary"},
+		{[]string{"install", "codex", "--codex-hme", "/x"}, `did you mean "--codex-home"?`},
+		{[]string{"install", "codex", "--codex-home"}, "--codex-home needs a value"},
 	}
 	for _, tc := range tests {
-		_, errOut, code := runCLI(t, tc.args...)
+		out, errOut, code := runCLI(t, tc.args...)
+		if slices.Contains(tc.args, "--json") {
+			var e errorJSON
+			if err := json.Unmarshal([]byte(out), &e); err != nil || e.Error.Code != "usage" || errOut != "" {
+				t.Errorf("%v: stdout %q is not a JSON usage error (stderr %q)", tc.args, out, errOut)
+			}
+			errOut = e.Error.Message
+		}
 		if code != 2 || !strings.Contains(errOut, tc.want) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tc.args, code, errOut, tc.want)
+		}
+	}
+	// Help is an answer, not an error: on stdout, exit 0, in the table's
+	// style, with the harness's own flags only.
+	for _, tc := range []struct {
+		args       []string
+		want, lack []string
+	}{
+		{[]string{"install"}, []string{"Usage:\n  notesoup install HARNESS [flags]", "  codex ", "  claude "}, nil},
+		{[]string{"install", "claude", "--help"}, []string{"--claude-config-dir DIR", "--package DIR", "--binary FILE", "--dry-run"}, []string{"--codex-home", "Usage of"}},
+		{[]string{"uninstall", "codex", "-h"}, []string{"--codex-home DIR", "--json"}, []string{"--binary", "--package"}},
+		{[]string{"help", "uninstall", "pi"}, []string{"--pi-agent-dir DIR"}, []string{"--binary"}},
+	} {
+		out, errOut, code := runCLI(t, tc.args...)
+		if code != 0 || errOut != "" {
+			t.Errorf("%v: exit %d, stderr %q; want 0 and help on stdout", tc.args, code, errOut)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%v: help lacks %q:\n%s", tc.args, w, out)
+			}
+		}
+		for _, l := range tc.lack {
+			if strings.Contains(out, l) {
+				t.Errorf("%v: help has %q:\n%s", tc.args, l, out)
+			}
 		}
 	}
 }

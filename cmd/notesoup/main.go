@@ -48,8 +48,9 @@ type command struct {
 	// args are the words the first argument may be, for the completion
 	// (e.g. completion's shells).
 	args []string
-	// subs are the subcommands (history list, notes read); a command with
-	// subs has no run of its own.
+	// subs are the subcommands (history list, notes read). A command with
+	// subs runs its own run only for a first argument that names none of
+	// them (install: an external plugin's installer); most have none.
 	subs   []*command
 	parent *command
 	run    func(args []string, stdout, stderr io.Writer) int
@@ -199,6 +200,9 @@ func (c *command) dispatch(args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	s := c.sub(args[0])
+	if s == nil && c.run != nil {
+		return c.run(args, stdout, stderr)
+	}
 	if s == nil {
 		names := make([]string, 0, len(c.subs))
 		for _, s := range c.subs {
