@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -20,10 +18,25 @@ import (
 	"github.com/notesoup/notesoup/internal/installdir"
 	"github.com/notesoup/notesoup/shared/notes"
 	"github.com/notesoup/notesoup/version"
+	"github.com/spf13/pflag"
 )
 
 func init() {
-	register("doctor", "check notesoup's install: each harness's version and wiring, the binaries, the notes home, plugins, transcript retention [--json]", runDoctor)
+	registerCommand(&command{
+		name:    "doctor",
+		summary: "check notesoup's install: each harness's version and wiring, the binaries, the notes home, plugins, transcript retention",
+		flags:   func(fs *pflag.FlagSet) { new(doctorOpts).define(fs) },
+		about: `For each harness found on the machine: its version against the one notesoup
+is tested with, whether notesoup is installed and active there, and the
+transcript retention settings that will delete its history. Then notesoup's
+binaries, the notes home and its permissions, and the external plugins.
+Each problem comes with the command that fixes it.
+
+Exit status: 0 all is well (warnings included), 1 at least one problem,
+2 a usage error or doctor itself failed.
+`,
+		run: runDoctor,
+	})
 }
 
 // versionTimeout bounds one `<cli> --version` run: a CLI that hangs must
@@ -36,21 +49,29 @@ type doctorReport struct {
 	Checks []harness.Check `json:"checks"`
 }
 
+// doctorOpts are doctor's flags.
+type doctorOpts struct {
+	json bool
+}
+
+func (o *doctorOpts) define(fs *pflag.FlagSet) {
+	fs.BoolVar(&o.json, "json", false, "print the checks as JSON")
+	homeFlag(fs)
+}
+
 // runDoctor checks notesoup's own pieces, then asks each built-in harness
 // for its rows. Exit 0 when no row is a problem, 1 otherwise, 2 for misuse.
 func runDoctor(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("notesoup doctor", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	asJSON := fs.Bool("json", false, "print the checks as JSON")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	inv := newInvocation(commands["doctor"], args, stdout, stderr)
+	var o doctorOpts
+	fs := newFlags("doctor")
+	o.define(fs)
+	pos, code, ok := inv.parse(fs, args)
+	if !ok {
+		return code
 	}
-	if fs.NArg() != 0 {
-		fmt.Fprintf(stderr, "notesoup doctor: unexpected arguments %v\n", fs.Args())
-		return 2
+	if len(pos) != 0 {
+		return inv.usageErr("unexpected arguments %q; doctor takes only flags", pos)
 	}
 	checks := doctorChecks(context.Background(), harness.DoctorEnv{LookPath: exec.LookPath, Run: runCLIVersion})
 	rep := doctorReport{OK: true, Checks: checks}
@@ -59,20 +80,17 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
 			rep.OK = false
 		}
 	}
-	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
-			fmt.Fprintf(stderr, "notesoup doctor: %v\n", err)
-			return 2
+	if o.json {
+		if code := inv.jsonOut(rep); code != exitOK {
+			return code
 		}
 	} else {
 		writeDoctor(stdout, rep)
 	}
 	if !rep.OK {
-		return 1
+		return exitNone // 1: problems found, as the help says
 	}
-	return 0
+	return exitOK
 }
 
 // doctorChecks is every row: notesoup's binaries, the notes home, the
@@ -124,7 +142,7 @@ func binaryChecks(ctx context.Context, env harness.DoctorEnv) []harness.Check {
 	fi, err := os.Stat(installed)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		c.Status, c.Detail, c.Fix = harness.CheckWarn, installed+" is not there: no harness was installed with notesoup install yet", "notesoup install <claude|pi|codex>"
+		c.Status, c.Detail, c.Fix = harness.CheckWarn, installed+" is not there: no harness was installed with notesoup install yet", "notesoup install <"+strings.Join(builtins.WithInstaller(), "|")+">"
 		return append(out, c)
 	case err != nil || fi.Mode()&0o111 == 0:
 		c.Status, c.Detail, c.Fix = harness.CheckProblem, installed+" is not an executable file", "notesoup install <harness> (again, for each installed harness)"

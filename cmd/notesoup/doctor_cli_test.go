@@ -1,0 +1,51 @@
+//go:build !light
+
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestDoctorCLI: doctor on the command table. A wrong command line exits 2
+// (as a JSON error under --json, stdout one object) and suggests the flag
+// meant; --home names the notes home the notes row checks.
+func TestDoctorCLI(t *testing.T) {
+	doctorHome(t)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"doctor", "extra"}, `unexpected arguments ["extra"]`},
+		{[]string{"doctor", "--jsn"}, `unknown flag --jsn (did you mean "--json"?)`},
+		{[]string{"doctor", "--home"}, "--home needs a value"},
+	} {
+		_, errOut, code := runCLI(t, tc.args...)
+		if code != exitError || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%q: exit %d, stderr %q; want 2 and %q", tc.args, code, errOut, tc.want)
+		}
+	}
+	out, errOut, code := runCLI(t, "doctor", "--json", "extra")
+	var e errorJSON
+	if code != exitError || errOut != "" || json.Unmarshal([]byte(out), &e) != nil || e.Error.Code != codeUsage {
+		t.Errorf("doctor --json extra: exit %d, stdout %q, stderr %q; want 2 and a JSON usage error", code, out, errOut)
+	}
+
+	other := filepath.Join(t.TempDir(), "elsewhere")
+	out, _, _ = runCLI(t, "doctor", "--json", "--home", other)
+	var rep doctorReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("doctor --json --home: %v\n%s", err, out)
+	}
+	found := false
+	for _, c := range rep.Checks {
+		if c.Subject == "notes" && c.Item == "home" {
+			found = strings.HasPrefix(c.Detail, other+" ")
+		}
+	}
+	if !found {
+		t.Errorf("the notes home row does not check --home %s:\n%s", other, out)
+	}
+}
