@@ -557,7 +557,8 @@ type queryPlan struct {
 	// proves something: a block whose ASCII-lowered text lacks it cannot
 	// match, and is ruled out without folding. Runs holding k or s are
 	// not used: the Kelvin sign and long s fold to them.
-	part []byte
+	part    []byte
+	partOff int // where part starts in needle
 }
 
 func newQueryPlan(query string, per int) *queryPlan {
@@ -575,6 +576,8 @@ func newQueryPlan(query string, per int) *queryPlan {
 		for _, run := range bytes.FieldsFunc(q.needle, func(r rune) bool { return r >= utf8.RuneSelf }) {
 			if len(run) > len(q.part) && len(run) >= 3 && !bytes.ContainsAny(run, "ks") {
 				q.part = run
+				// run is a subslice of needle: its offset.
+				q.partOff = int(uintptr(unsafe.Pointer(unsafe.SliceData(run))) - uintptr(unsafe.Pointer(unsafe.SliceData(q.needle))))
 			}
 		}
 	}
@@ -777,6 +780,53 @@ func (q *queryPlan) session(br *blockReader, mt *matcher, st *segState, it *item
 	return a, nil
 }
 
+// windows finds the events holding a non-ASCII query through its ASCII
+// part: at each place the ASCII-lowered text (br.folded) holds the part,
+// only a window of the raw text around it is folded and searched. Exact:
+// the part's bytes fold from exactly the same ASCII bytes (it holds no k
+// or s, the only ASCII letters a non-ASCII rune folds to), and a rune
+// folds to at least one byte and comes from at most four, so a match
+// through this place lies within 4 bytes per folded byte either side,
+// and within its event (no query holds the separator).
+func (q *queryPlan) windows(br *blockReader, mt *matcher, tb []byte) {
+	k := 0
+	rest := len(q.needle) - q.partOff - len(q.part)
+	for at := 0; at < len(br.folded); {
+		j := bytes.Index(br.folded[at:], q.part)
+		if j < 0 {
+			return
+		}
+		p := at + j
+		for k+1 < len(br.offs) && br.offs[k+1] <= p {
+			k++
+		}
+		start, end := br.offs[k], len(tb)-1 // end: the event's separator
+		if k+1 < len(br.offs) {
+			end = br.offs[k+1] - 1
+		}
+		lo, hi := max(start, p-4*q.partOff), min(end, p+len(q.part)+4*rest)
+		// Rune boundaries: a byte that is not a continuation byte
+		// starts a rune wherever the fold of the whole event starts.
+		for lo > start && !utf8.RuneStart(tb[lo]) {
+			lo--
+		}
+		for hi < end && !utf8.RuneStart(tb[hi]) {
+			hi++
+		}
+		br.win = index.FoldBytes(br.win[:0], tb[lo:hi])
+		if bytes.Contains(br.win, q.needle) {
+			mt.add(br.evs[k])
+			if k+1 >= len(br.offs) {
+				return
+			}
+			at = br.offs[k+1]
+			k++
+			continue
+		}
+		at = p + 1
+	}
+}
+
 // block finds the events of block d holding the query and hands them to mt.
 func (q *queryPlan) block(br *blockReader, mt *matcher, seg *segment, d uint32) error {
 	text, recs, n, err := br.read(seg, d)
@@ -795,13 +845,18 @@ func (q *queryPlan) block(br *blockReader, mt *matcher, seg *segment, d uint32) 
 			return err
 		}
 		br.foffs = append(br.foffs[:0], br.offs...)
-	} else {
-		if q.part != nil {
-			br.folded = index.LowerASCII(br.folded[:0], tb)
-			if bytes.Index(br.folded, q.part) < 0 {
-				return nil
-			}
+	} else if q.part != nil {
+		br.folded = index.LowerASCII(br.folded[:0], tb)
+		if bytes.Index(br.folded, q.part) < 0 {
+			return nil
 		}
+		if err := br.events(text, recs, n); err != nil {
+			return err
+		}
+		q.windows(br, mt, tb)
+		mt.settle()
+		return nil
+	} else {
 		if err := br.events(text, recs, n); err != nil {
 			return err
 		}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/notesoup/notesoup/contract"
+	"github.com/notesoup/notesoup/shared/history"
 	"github.com/notesoup/notesoup/testkit/corpus"
 )
 
@@ -480,5 +481,56 @@ func TestIndexBuildsWithinABudget(t *testing.T) {
 	}
 	if !complete {
 		t.Errorf("the index is still incomplete after 12 searches")
+	}
+}
+
+// TestBlockMatchesAsMatchesDoes: a block's verification (lowered text for
+// an ASCII query; for another, folded windows around its ASCII part, or
+// the whole folded events) counts exactly the events Matches accepts, over
+// texts with the runes that fold to ASCII, invalid UTF-8, longer and
+// shorter folds, and near misses before a match.
+func TestBlockMatchesAsMatchesDoes(t *testing.T) {
+	texts := []string{
+		"plain naïve café here", "NAÏVE CAFÉ shouting", "naive cafe without accents",
+		"ve caf ve caf naïve café after near misses", "Kelvin \u212A naïve café", "\xff\xfe naïve café \xc3",
+		"ſtraße naïve CAFÉ", "ﬃ ligature naïve café", "naïve\ncafé split by a line", "ÅNGSTRÖM \u212Bngström",
+		"tail ve caf", "x \u212A café", "y \u212A\u212Aé café", "K CAFÉ", "ΣΊΣΥΦΟΣ σίσυφος", "über Über ÜBER", "résumé naïve café ✓ — end",
+	}
+	var evs []history.Event
+	for i, tx := range texts {
+		evs = append(evs, history.Event{Seq: int64(i + 1), Kind: history.KindMessage, Role: history.RoleUser, Text: tx})
+	}
+	evs = append(evs, history.Event{Seq: 99, Kind: history.KindToolUse, Role: history.RoleTool, ToolName: "Naïve", ToolInput: "café tool"})
+	b := newSegBuilder()
+	b.addSession(evs)
+	dir := t.TempDir()
+	name, size, err := b.write(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seg, err := openSegment(dir, name, size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer seg.unmap()
+	for _, query := range []string{"naïve café", "NAÏVE CAFÉ", "ve café", "straße", "ΣΊΣΥΦΟΣ", "über", "ångström", "\u212Angström", "Kelvin \u212A", "naïve café ✓", "é", "ſtr", "ﬃ ligature", "ive caf", "Naïve café tool", "\u212A café", "KKÉ CAFÉ", "ΣΊΣΥΦΟΣ σ"} {
+		want := 0
+		for _, ev := range evs {
+			if Matches(ev, query) {
+				want++
+			}
+		}
+		q := newQueryPlan(query, 20)
+		var mt matcher
+		mt.init(query, 20)
+		var br blockReader
+		for d := range seg.blocks {
+			if err := q.block(&br, &mt, seg, d); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if mt.count != want {
+			t.Errorf("%q (part %q): %d events match, Matches accepts %d", query, q.part, mt.count, want)
+		}
 	}
 }

@@ -411,6 +411,7 @@ const maxBlockRaw = 256 << 20
 type blockReader struct {
 	raw    []byte
 	folded []byte
+	win    []byte // a folded window (queryPlan.windows)
 	foffs  []int
 	evs    []history.Event
 	offs   []int // each event's text offset in the text section
