@@ -45,6 +45,7 @@ func Plugin() *harness.Builtin {
 		// writes it and the MCP server into settings.json.
 		Hook:      Hook,
 		Installer: Installer,
+		Doctor:    Doctor,
 
 		RawSearch: true,
 	}
