@@ -139,7 +139,14 @@ func searchAs(c *command, args []string, stdout, stderr io.Writer) int {
 	// makes a warm search collect once or twice for nothing (~13% of its
 	// CPU). 400 still bounds the heap at five times what is live.
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
-	res, err := svc.Search(context.Background(), query, service.SearchOptions{CacheDir: dir, PerSession: per})
+	// The engine stops once the newest --limit sessions are complete,
+	// except for --json (its total_sessions is exact) and
+	// --case-sensitive (which filters sessions after the search).
+	limit := o.limit
+	if o.json || o.caseSensitive {
+		limit = 0
+	}
+	res, err := svc.Search(context.Background(), query, service.SearchOptions{CacheDir: dir, PerSession: per, Limit: limit})
 	if err != nil {
 		return inv.fail(err)
 	}
@@ -182,6 +189,8 @@ func searchAs(c *command, args []string, stdout, stderr io.Writer) int {
 	if total > len(res.Sessions) {
 		more := total - len(res.Sessions)
 		fmt.Fprintf(stdout, "… %d more %s; raise --limit to see them\n", more, map[bool]string{true: "session", false: "sessions"}[more == 1])
+	} else if res.More > 0 { // an upper bound: sessions the index could not rule out
+		fmt.Fprintf(stdout, "… up to %d more %s; raise --limit to see them\n", res.More, map[bool]string{true: "session", false: "sessions"}[res.More == 1])
 	}
 	return found
 }
