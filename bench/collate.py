@@ -88,6 +88,7 @@ if have("index-build.cpu"):
         "deja_index": {"build": cpu4("deja-build.cpu"), "bytes": num("deja-build.bytes")} if have("deja-build.cpu") else None,
         "queries": {n: {"hyperfine": hyperfine("newquery-" + n), "notesoup_cpu": cpu4("newquery-%s.cpu" % n), "rg_cpu": cpu4("newquery-rg-%s.cpu" % n),
                         "notesoup_again_cpu": cpu4("newquery-again-%s.cpu" % n) if have("newquery-again-%s.cpu" % n) else None,
+                        "notesoup_all_cpu": cpu4("newquery-all-%s.cpu" % n) if have("newquery-all-%s.cpu" % n) else None,
                         "notesoup_raw_cpu": cpu4("newquery-raw-%s.cpu" % n) if have("newquery-raw-%s.cpu" % n) else None,
                         "deja_cpu": cpu4("newquery-deja-%s.cpu" % n) if have("newquery-deja-%s.cpu" % n) else None,
                         "load_avg": open(os.path.join(out, "newquery-%s.load" % n)).read().strip() if have("newquery-%s.load" % n) else None,

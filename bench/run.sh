@@ -122,7 +122,9 @@ fi
 # every run is its first time asking), rg -uu -F -i -c over the same raw
 # files and, when DEJA is set, deja-vu over its own index of the same
 # roots: a query found nowhere, a rare one, a common phrase, a non-ASCII
-# one, each as the CLI runs it by default (--limit 20). The index is built
+# one, each as the CLI runs it by default (human output, --limit 20: the
+# index stops at the newest 20 complete sessions), and once with --json
+# --limit 0 (every session verified, an exact total). The index is built
 # once first (its size and build time beside deja-vu's); the answers it
 # keeps per query are removed before each run, so every run is a new
 # query, and "again" is the same query with its kept answer. Then the
@@ -159,11 +161,11 @@ if step newquery; then
 		# hyperfine takes one --prepare per command, in order.
 		cmds=(-n "rg -uu -F -i -c $n" "rg -uu -F -i -c '$q' $CL $PI $CX >/dev/null")
 		preps=(--prepare true)
-		cmds+=(-n "notesoup index new $n" "NOTESOUP_SEARCH_INDEX=1 $NS search '$q' ${roots[*]} --cache-dir $idx --json >/dev/null")
+		cmds+=(-n "notesoup index new $n" "NOTESOUP_SEARCH_INDEX=1 $NS search '$q' ${roots[*]} --cache-dir $idx >/dev/null")
 		preps+=(--prepare "rm -rf $idx/index/answers")
-		cmds+=(-n "notesoup index again $n" "NOTESOUP_SEARCH_INDEX=1 $NS search '$q' ${roots[*]} --cache-dir $idx --json >/dev/null")
+		cmds+=(-n "notesoup index again $n" "NOTESOUP_SEARCH_INDEX=1 $NS search '$q' ${roots[*]} --cache-dir $idx >/dev/null")
 		preps+=(--prepare true)
-		cmds+=(-n "notesoup raw new $n" "NOTESOUP_SEARCH_INDEX=0 $NS search '$q' ${roots[*]} --cache-dir $rawc --json >/dev/null")
+		cmds+=(-n "notesoup raw new $n" "NOTESOUP_SEARCH_INDEX=0 $NS search '$q' ${roots[*]} --cache-dir $rawc >/dev/null")
 		preps+=(--prepare "rm -rf $rawc")
 		if [ -n "$DEJA" ]; then
 			cmds+=(-n "deja $n" "${dejaenv[*]} $DEJA search --json '$q' >/dev/null")
@@ -173,9 +175,12 @@ if step newquery; then
 		hf "newquery-$n" -i --runs "$BENCH_RUNS" --warmup 1 "${preps[@]}" "${cmds[@]}"
 		rm -rf "$idx/index/answers" "$rawc"
 		echo "$(load)" >"$out/newquery-$n.load"
-		NOTESOUP_SEARCH_INDEX=1 /usr/bin/time -f '%U %S %e %M' -o "$out/newquery-$n.cpu" "$NS" search "$q" "${roots[@]}" --cache-dir "$idx" --json >"$out/newquery-$n.json" || [ $? -eq 1 ]
-		NOTESOUP_SEARCH_INDEX=1 /usr/bin/time -f '%U %S %e %M' -o "$out/newquery-again-$n.cpu" "$NS" search "$q" "${roots[@]}" --cache-dir "$idx" --json >/dev/null || [ $? -eq 1 ]
-		NOTESOUP_SEARCH_INDEX=0 /usr/bin/time -f '%U %S %e %M' -o "$out/newquery-raw-$n.cpu" "$NS" search "$q" "${roots[@]}" --cache-dir "$rawc" --json >/dev/null || [ $? -eq 1 ]
+		NOTESOUP_SEARCH_INDEX=1 /usr/bin/time -f '%U %S %e %M' -o "$out/newquery-$n.cpu" "$NS" search "$q" "${roots[@]}" --cache-dir "$idx" >/dev/null || [ $? -eq 1 ]
+		NOTESOUP_SEARCH_INDEX=1 /usr/bin/time -f '%U %S %e %M' -o "$out/newquery-again-$n.cpu" "$NS" search "$q" "${roots[@]}" --cache-dir "$idx" >/dev/null || [ $? -eq 1 ]
+		NOTESOUP_SEARCH_INDEX=0 /usr/bin/time -f '%U %S %e %M' -o "$out/newquery-raw-$n.cpu" "$NS" search "$q" "${roots[@]}" --cache-dir "$rawc" >/dev/null || [ $? -eq 1 ]
+		# Every session (--json: the engine verifies all, for an exact total).
+		rm -rf "$idx/index/answers"
+		NOTESOUP_SEARCH_INDEX=1 /usr/bin/time -f '%U %S %e %M' -o "$out/newquery-all-$n.cpu" "$NS" search "$q" "${roots[@]}" --cache-dir "$idx" --json --limit 0 >"$out/newquery-$n.json" || [ $? -eq 1 ]
 		/usr/bin/time -f '%U %S %e' -o "$out/newquery-rg-$n.cpu" rg -uu -F -i -c "$q" "$CL" "$PI" "$CX" >/dev/null || true
 		if [ -n "$DEJA" ]; then
 			/usr/bin/time -f '%U %S %e' -o "$out/newquery-deja-$n.cpu" "${dejaenv[@]}" "$DEJA" search --json "$q" >/dev/null || true
