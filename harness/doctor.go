@@ -87,10 +87,11 @@ func VersionCheck(ctx context.Context, env DoctorEnv, subject, cli, tested, npm 
 }
 
 // firstVersion is the first word of out that looks like a version
-// (digits and dots, at least one dot).
+// (digits and dots, at least one dot), without a full stop after it
+// ("GitHub Copilot CLI 1.0.102.").
 func firstVersion(out string) string {
 	for _, w := range strings.Fields(out) {
-		w = strings.TrimPrefix(w, "v")
+		w = strings.TrimSuffix(strings.TrimPrefix(w, "v"), ".")
 		if strings.Count(w, ".") >= 1 && strings.Trim(w, "0123456789.") == "" && w[0] != '.' {
 			return w
 		}

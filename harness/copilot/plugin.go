@@ -56,6 +56,7 @@ func Plugin() *harness.Builtin {
 		// mcp-config.json.
 		Hook:      Hook,
 		Installer: Installer,
+		Doctor:    Doctor,
 
 		RawSearch:        true,
 		SynthesizedWords: SynthesizedWords,
