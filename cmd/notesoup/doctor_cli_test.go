@@ -4,9 +4,12 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/notesoup/notesoup/harness"
 )
 
 // TestDoctorCLI: doctor on the command table. A wrong command line exits 2
@@ -47,5 +50,36 @@ func TestDoctorCLI(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("the notes home row does not check --home %s:\n%s", other, out)
+	}
+}
+
+// TestDoctorExternalPlugins: an external plugin (OpenCode's, say) is a row
+// of its own naming its file; a file named like a plugin that cannot run
+// is a problem with its fix. Doctor does not start the plugin: its
+// harness's wiring is the plugin's to know.
+func TestDoctorExternalPlugins(t *testing.T) {
+	doctorHome(t)
+	dir := t.TempDir()
+	t.Setenv("NOTESOUP_PLUGIN_DIR", dir)
+	plugin := filepath.Join(dir, "notesoup-harness-opencode")
+	started := filepath.Join(dir, "started")
+	if err := os.WriteFile(plugin, []byte("#!/bin/sh\ntouch "+started+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "notesoup-harness-broken"), []byte("#!/bin/sh\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, rows := doctorJSON(t)
+	if c := rows["plugins/opencode"]; c.Status != harness.CheckOK || !strings.HasPrefix(c.Detail, plugin+" ") {
+		t.Errorf("plugins/opencode = %+v, want ok naming %s", c, plugin)
+	}
+	if c := rows["plugins/broken"]; c.Status != harness.CheckProblem || c.Fix == "" {
+		t.Errorf("plugins/broken = %+v, want a problem with a fix", c)
+	}
+	if code != 1 {
+		t.Errorf("exit %d, want 1 (a problem)", code)
+	}
+	if _, err := os.Stat(started); err == nil {
+		t.Errorf("doctor started the plugin")
 	}
 }
