@@ -92,8 +92,8 @@ if have("index-build.cpu"):
                         "notesoup_raw_cpu": cpu4("newquery-raw-%s.cpu" % n) if have("newquery-raw-%s.cpu" % n) else None,
                         "deja_cpu": cpu4("newquery-deja-%s.cpu" % n) if have("newquery-deja-%s.cpu" % n) else None,
                         "load_avg": open(os.path.join(out, "newquery-%s.load" % n)).read().strip() if have("newquery-%s.load" % n) else None,
-                        "sessions": len((read_json("newquery-%s.json" % n) or {}).get("sessions") or [])}
-                    for n in ("rare", "nowhere", "common", "nonascii") if have("newquery-%s.json" % n)},
+                        "sessions": len((read_json("newquery-answer-%s.json" % n) or {}).get("sessions") or [])}
+                    for n in ("rare", "nowhere", "common", "nonascii") if have("newquery-%s.txt" % n)},
         "after_append": {"cpu": cpu4("newquery-append.cpu"), "stats": open(os.path.join(out, "newquery-append.stats")).read().strip() if have("newquery-append.stats") else None},
     }
 for h in ("claude", "pi", "codex"):

@@ -180,7 +180,7 @@ if step newquery; then
 		NOTESOUP_SEARCH_INDEX=0 /usr/bin/time -f '%U %S %e %M' -o "$out/newquery-raw-$n.cpu" "$NS" search "$q" "${roots[@]}" --cache-dir "$rawc" >/dev/null || [ $? -eq 1 ]
 		# Every session (--json: the engine verifies all, for an exact total).
 		rm -rf "$idx/index/answers"
-		NOTESOUP_SEARCH_INDEX=1 /usr/bin/time -f '%U %S %e %M' -o "$out/newquery-all-$n.cpu" "$NS" search "$q" "${roots[@]}" --cache-dir "$idx" --json --limit 0 >"$out/newquery-$n.json" || [ $? -eq 1 ]
+		NOTESOUP_SEARCH_INDEX=1 /usr/bin/time -f '%U %S %e %M' -o "$out/newquery-all-$n.cpu" "$NS" search "$q" "${roots[@]}" --cache-dir "$idx" --json --limit 0 >"$out/newquery-answer-$n.json" || [ $? -eq 1 ]
 		/usr/bin/time -f '%U %S %e' -o "$out/newquery-rg-$n.cpu" rg -uu -F -i -c "$q" "$CL" "$PI" "$CX" >/dev/null || true
 		if [ -n "$DEJA" ]; then
 			/usr/bin/time -f '%U %S %e' -o "$out/newquery-deja-$n.cpu" "${dejaenv[@]}" "$DEJA" search --json "$q" >/dev/null || true
