@@ -424,8 +424,12 @@ func TestUserCompactVetoed(t *testing.T) {
 }
 
 // TestManualEmpty: /notesoup:empty while idle runs one close-out turn (the
-// budget warning as its prompt, so the model saves notes), then resets
-// without a continuation.
+// shared close-out as its prompt, so the model saves notes: a person asked,
+// so it says nothing of a full window), then resets without a continuation.
+// closeOutMark is a phrase of reset.CloseOutText, the close-out of a reset
+// a person asked for.
+const closeOutMark = "asked for this context window to be emptied now"
+
 func TestManualEmpty(t *testing.T) {
 	script := `{"name":"empty","turns":[
  {"text":"Saving before the reset.","tool_calls":[{"name":"mcp__notesoup__notes_write","input":{"name":"plan.md","content":"# Plan\n` + noteSecret + `\n"}}]},
@@ -435,8 +439,11 @@ func TestManualEmpty(t *testing.T) {
 	if len(b) != 2 {
 		t.Fatalf("%d model requests, want 2 (the close-out turn and its tool result; no continuation)", len(b))
 	}
-	if !strings.Contains(b[0], warningTail) {
-		t.Errorf("the close-out request does not carry the budget warning")
+	if !strings.Contains(b[0], closeOutMark) {
+		t.Errorf("the close-out request does not carry the close-out")
+	}
+	if strings.Contains(b[0], warningTail) {
+		t.Errorf("the close-out request carries the budget warning; a person asked for this reset")
 	}
 	if n := compactBoundaries(r.transcript(t)); n != 1 {
 		t.Errorf("%d compact boundaries, want 1", n)
