@@ -9,6 +9,7 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -309,7 +310,9 @@ func (b *segBuilder) closeBlock() {
 var (
 	blockEncoder = sync.OnceValue(func() *zstd.Encoder {
 		e, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderCRC(false),
-			zstd.WithEncoderConcurrency(1), zstd.WithWindowSize(1<<20), zstd.WithLowerEncoderMem(true))
+			// One encoder per processor: the build's workers compress at once
+			// (EncodeAll waits for a free one).
+			zstd.WithEncoderConcurrency(runtime.GOMAXPROCS(0)), zstd.WithWindowSize(1<<20), zstd.WithLowerEncoderMem(true))
 		if err != nil {
 			panic(err) // only for invalid options
 		}
