@@ -41,7 +41,9 @@ def cpu4(name):
     """user, system, wall and (when timed) peak RSS in KB."""
     if not have(name):
         return None
-    v = open(os.path.join(out, name)).read().split()
+    # The last line: GNU time puts "Command exited with non-zero status 1"
+    # first when a search finds nothing.
+    v = open(os.path.join(out, name)).read().strip().splitlines()[-1].split()
     d = {"user_s": float(v[0]), "system_s": float(v[1]), "wall_s": float(v[2])}
     if len(v) > 3:
         d["max_rss_kb"] = int(v[3])
