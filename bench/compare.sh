@@ -14,6 +14,9 @@ RUNS=${BENCH_RUNS:-5}
 GO=${GO:-go}
 BENCHSTAT=${BENCHSTAT:-golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da}
 out=${BENCH_OUT:-$BENCH_DIR/compare}
+# BENCH_STEPS selects steps, as in bench/run.sh.
+BENCH_STEPS=${BENCH_STEPS:-decode search sessions memory helper gobench}
+step() { [[ " $BENCH_STEPS " == *" $1 "* ]]; }
 log() { echo "compare: $*" >&2; }
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 corpus=$BENCH_DIR/corpus-$BENCH_SIZE-$BENCH_SEED
@@ -42,7 +45,7 @@ roots="--claude-root $CL --pi-root $PI --codex-root $CX"
 hf() { local name=$1; shift; log "$name (load $(load))"; echo "$(load)" >"$out/$name.load"
 	hyperfine --style basic --export-json "$out/$name.json" "$@" >"$out/$name.txt" 2>&1 || { cat "$out/$name.txt" >&2; return 1; }; }
 
-for h in claude pi codex; do
+step decode && for h in claude pi codex; do
 	case $h in claude) r=$CL ;; pi) r=$PI ;; codex) r=$CX ;; esac
 	hf "decode-$h" --runs 3 --warmup 1 \
 		-n "base decode $h" "$B/decodeall -harness $h -root $r >/dev/null" \
@@ -50,7 +53,7 @@ for h in claude pi codex; do
 done
 
 cb=$BENCH_DIR/compare-cache-base ch=$BENCH_DIR/compare-cache-head
-hf search --runs "$RUNS" --warmup 1 \
+step search && hf search --runs "$RUNS" --warmup 1 -i \
 	--prepare "rm -rf $cb" --prepare "rm -rf $ch" --prepare true --prepare true \
 	-n "base search cold" "$B/notesoup search '$needle' $roots --cache-dir $cb --limit 0 --json" \
 	-n "head search cold" "$H/notesoup search '$needle' $roots --cache-dir $ch --limit 0 --json" \
@@ -58,7 +61,7 @@ hf search --runs "$RUNS" --warmup 1 \
 	-n "head search warm" "$H/notesoup search '$needle' $roots --cache-dir $ch --limit 0 --json"
 
 xb=$BENCH_DIR/compare-xdg-base xh=$BENCH_DIR/compare-xdg-head
-hf sessions --runs "$RUNS" --warmup 1 \
+step sessions && hf sessions --runs "$RUNS" --warmup 1 \
 	--prepare "rm -rf $xb" --prepare "rm -rf $xh" --prepare true --prepare true \
 	-n "base sessions cold" "XDG_CACHE_HOME=$xb $B/notesoup history sessions $roots --limit 0 --json >/dev/null" \
 	-n "head sessions cold" "XDG_CACHE_HOME=$xh $H/notesoup history sessions $roots --limit 0 --json >/dev/null" \
@@ -66,13 +69,14 @@ hf sessions --runs "$RUNS" --warmup 1 \
 	-n "head sessions warm" "XDG_CACHE_HOME=$xh $H/notesoup history sessions $roots --limit 0 --json >/dev/null"
 
 memroot=$BENCH_DIR/mem-200M/home/.pi/agent/sessions
-if [ -d "$memroot" ]; then
+if step memory && [ -d "$memroot" ]; then
 	for v in base head; do
 		bin=$B; [ $v = head ] && bin=$H
 		/usr/bin/time -f '%M' -o "$out/mem-$v.rss" "$bin/decodeall" -harness pi -root "$memroot" >/dev/null
 	done
 fi
 
+if step helper; then
 hdir=$BENCH_DIR/compare-helper
 rm -rf "$hdir" && mkdir -p "$hdir/proj"
 export HOME=$hdir NOTESOUP_HOME=$hdir/.notesoup CLAUDE_CONFIG_DIR=$root/samples/claude PI_CODING_AGENT_DIR=$root/samples/pi CODEX_HOME=$root/samples/codex
@@ -88,13 +92,14 @@ done
 hf helper --warmup 5 --runs "${BENCH_HELPER_RUNS:-40}" "${cmds[@]}"
 export HOME=$BENCH_REAL_HOME
 unset NOTESOUP_HOME CLAUDE_CONFIG_DIR PI_CODING_AGENT_DIR CODEX_HOME
+fi
 
-log "go test -bench, base and head (load $(load))"
-for v in base head; do
+step gobench && log "go test -bench, base and head (load $(load))"
+step gobench && for v in base head; do
 	(cd "$trees/$v" && NOTESOUP_BENCH_CORPUS=$corpus NOTESOUP_BENCH_NEEDLE=$needle \
 		$GO test -run '^$' -bench . -benchtime 1x -count "${BENCH_COUNT:-6}" ./bench) >"$out/gobench-$v.txt" 2>&1 || log "gobench $v failed (see $out/gobench-$v.txt)"
 done
-(cd "$root" && $GO run "$BENCHSTAT" "$out/gobench-base.txt" "$out/gobench-head.txt") >"$out/benchstat.txt" 2>&1 || true
+step gobench && { (cd "$root" && $GO run "$BENCHSTAT" "$out/gobench-base.txt" "$out/gobench-head.txt") >"$out/benchstat.txt" 2>&1 || true; }
 
 # One table: mean wall and CPU (user+system) per command, head/base ratios.
 python3 - "$out" <<'PY'
