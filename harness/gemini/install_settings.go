@@ -121,26 +121,26 @@ func mergeServer(text []byte, bin string) ([]byte, []string, error) {
 		return nil, nil, err
 	}
 	want := wantServer(bin)
-	servers, ok := d.root.get("mcpServers")
+	servers, ok := d.Root.Get("mcpServers")
 	if !ok {
-		return d.addMember(d.root, d.root.start, "mcpServers", map[string]mcpServer{serverName: want}), nil, nil
+		return d.AddMember(d.Root, d.Root.Start, "mcpServers", map[string]mcpServer{serverName: want}), nil, nil
 	}
-	if servers.value.kind != '{' {
+	if servers.Value.Kind != '{' {
 		return nil, nil, fmt.Errorf(`"mcpServers" is not an object; fix it first`)
 	}
-	cur, ok := servers.value.get(serverName)
+	cur, ok := servers.Value.Get(serverName)
 	if !ok {
-		return d.addMember(servers.value, servers.keyStart, serverName, want), nil, nil
+		return d.AddMember(servers.Value, servers.KeyStart, serverName, want), nil, nil
 	}
 	var have mcpServer
-	if err := d.decode(cur.value, &have); err != nil || !isOurServer(have) {
+	if err := d.Decode(cur.Value, &have); err != nil || !isOurServer(have) {
 		return nil, nil, fmt.Errorf(`mcpServers.notesoup is not one notesoup install wrote (it does not run "mcp --harness gemini"); rename or remove it, then install again`)
 	}
 	if have.Command == want.Command {
 		// Up to date; a trust the person changed is theirs to keep.
 		return text, nil, nil
 	}
-	return d.replace(cur.value, want), []string{fmt.Sprintf("mcpServers.notesoup ran %s; it now runs %s", have.Command, bin)}, nil
+	return d.Replace(cur.Value, want), []string{fmt.Sprintf("mcpServers.notesoup ran %s; it now runs %s", have.Command, bin)}, nil
 }
 
 func mergeHook(text []byte, bin, event string) ([]byte, []string, error) {
@@ -149,23 +149,23 @@ func mergeHook(text []byte, bin, event string) ([]byte, []string, error) {
 		return nil, nil, err
 	}
 	group := wantGroup(bin, event)
-	hooks, ok := d.root.get("hooks")
+	hooks, ok := d.Root.Get("hooks")
 	if !ok {
-		return d.addMember(d.root, d.root.start, "hooks", map[string][]hookGroup{event: {group}}), nil, nil
+		return d.AddMember(d.Root, d.Root.Start, "hooks", map[string][]hookGroup{event: {group}}), nil, nil
 	}
-	if hooks.value.kind != '{' {
+	if hooks.Value.Kind != '{' {
 		return nil, nil, fmt.Errorf(`"hooks" is not an object; fix it first`)
 	}
-	groups, ok := hooks.value.get(event)
+	groups, ok := hooks.Value.Get(event)
 	if !ok {
-		return d.addMember(hooks.value, hooks.keyStart, event, []hookGroup{group}), nil, nil
+		return d.AddMember(hooks.Value, hooks.KeyStart, event, []hookGroup{group}), nil, nil
 	}
-	if groups.value.kind != '[' {
+	if groups.Value.Kind != '[' {
 		return nil, nil, fmt.Errorf(`"hooks.%s" is not an array; fix it first`, event)
 	}
-	for _, e := range groups.value.elems {
+	for _, e := range groups.Value.Elems {
 		var g hookGroup
-		if e.kind != '{' || d.decode(e, &g) != nil {
+		if e.Kind != '{' || d.Decode(e, &g) != nil {
 			continue
 		}
 		cmd, ours := ourGroup(g, event)
@@ -175,9 +175,9 @@ func mergeHook(text []byte, bin, event string) ([]byte, []string, error) {
 		if cmd == group.Hooks[0].Command {
 			return text, nil, nil
 		}
-		return d.replace(e, group), []string{fmt.Sprintf("hooks.%s: notesoup's hook ran %q; it now runs %q", event, cmd, group.Hooks[0].Command)}, nil
+		return d.Replace(e, group), []string{fmt.Sprintf("hooks.%s: notesoup's hook ran %q; it now runs %q", event, cmd, group.Hooks[0].Command)}, nil
 	}
-	return d.addElem(groups.value, groups.keyStart, group), nil, nil
+	return d.AddElem(groups.Value, groups.KeyStart, group), nil, nil
 }
 
 // unmergeSettings takes out of a settings.json what mergeSettings put in:
@@ -205,17 +205,17 @@ func unmergeSettings(old []byte) ([]byte, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if servers, ok := d.root.get("mcpServers"); ok && servers.value.kind == '{' {
-		for i, m := range servers.value.members {
+	if servers, ok := d.Root.Get("mcpServers"); ok && servers.Value.Kind == '{' {
+		for i, m := range servers.Value.Members {
 			var have mcpServer
-			if m.key != serverName {
+			if m.Key != serverName {
 				continue
 			}
-			if d.decode(m.value, &have) != nil || !isOurServer(have) {
+			if d.Decode(m.Value, &have) != nil || !isOurServer(have) {
 				msgs = append(msgs, `mcpServers.notesoup is kept: install did not write it (it does not run "mcp --harness gemini")`)
 				break
 			}
-			text = d.removeMember(servers.value, i)
+			text = d.RemoveMember(servers.Value, i)
 			text, err = dropIfEmpty(text, "mcpServers")
 			if err != nil {
 				return nil, nil, err
@@ -235,32 +235,31 @@ func unmergeHook(text []byte, event string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	hooks, ok := d.root.get("hooks")
-	if !ok || hooks.value.kind != '{' {
+	hooks, ok := d.Root.Get("hooks")
+	if !ok || hooks.Value.Kind != '{' {
 		return text, nil
 	}
-	groups, ok := hooks.value.get(event)
-	if !ok || groups.value.kind != '[' {
+	groups, ok := hooks.Value.Get(event)
+	if !ok || groups.Value.Kind != '[' {
 		return text, nil
 	}
-	for i, e := range groups.value.elems {
+	for i, e := range groups.Value.Elems {
 		var g hookGroup
-		if e.kind != '{' || d.decode(e, &g) != nil {
+		if e.Kind != '{' || d.Decode(e, &g) != nil {
 			continue
 		}
 		if _, ours := ourGroup(g, event); !ours {
 			continue
 		}
-		text = d.removeElem(groups.value, i)
+		text = d.RemoveElem(groups.Value, i)
 		d, err = parseDoc(text)
 		if err != nil {
 			return nil, err
 		}
-		hooks, _ = d.root.get("hooks")
-		groups, _ = hooks.value.get(event)
-		if len(groups.value.elems) == 0 && d.emptyAsCreated(groups.value, groups.keyStart) {
-			idx := slices.IndexFunc(hooks.value.members, func(m member) bool { return m.key == event })
-			text = d.removeMember(hooks.value, idx)
+		hooks, _ = d.Root.Get("hooks")
+		groups, _ = hooks.Value.Get(event)
+		if len(groups.Value.Elems) == 0 && d.EmptyAsCreated(groups.Value, groups.KeyStart) {
+			text = d.RemoveMember(hooks.Value, hooks.Value.Index(event))
 			return dropIfEmpty(text, "hooks")
 		}
 		return text, nil
@@ -275,9 +274,9 @@ func dropIfEmpty(text []byte, key string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	for i, m := range d.root.members {
-		if m.key == key && m.value.kind == '{' && len(m.value.members) == 0 && d.emptyAsCreated(m.value, m.keyStart) {
-			return d.removeMember(d.root, i), nil
+	for i, m := range d.Root.Members {
+		if m.Key == key && m.Value.Kind == '{' && len(m.Value.Members) == 0 && d.EmptyAsCreated(m.Value, m.KeyStart) {
+			return d.RemoveMember(d.Root, i), nil
 		}
 	}
 	return text, nil

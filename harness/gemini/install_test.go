@@ -150,7 +150,7 @@ func TestInstallRefusesAndUpdates(t *testing.T) {
 	}{
 		{name: "a person's own notesoup server", before: `{"mcpServers": {"notesoup": {"command": "npx", "args": ["notesoup-mcp"]}}}`, err: "not one notesoup install wrote"},
 		{name: "trailing comma", before: "{\n  \"a\": 1,\n}\n", err: "not valid JSON at line 3"},
-		{name: "not an object", before: `["x"]`, err: "not a JSON object"},
+		{name: "not an object", before: `["x"]`, err: "is not a JSON object; Gemini refuses it too"},
 		{name: "mcpServers not an object", before: `{"mcpServers": []}`, err: `"mcpServers" is not an object`},
 		{name: "hooks.SessionStart not an array", before: `{"hooks": {"SessionStart": {}}}`, err: `"hooks.SessionStart" is not an array`},
 		{name: "another binary is updated", bin: "/old/notesoup",

@@ -2,18 +2,26 @@
 // comments allowed) as text, not by decoding and re-encoding it: the
 // person's comments, key order and layout stay as they are, and taking out
 // what was put in gives back the same bytes. It is what `notesoup install`
-// uses for the harnesses whose configuration is JSON (Copilot CLI,
-// OpenCode). The offsets come from the file with its comments blanked
-// (BlankComments keeps every offset), which must be valid JSON before any
-// edit.
+// uses for the harnesses whose configuration is JSON (Gemini CLI,
+// Copilot CLI, OpenCode). The offsets come from the file with its
+// comments blanked (BlankComments keeps every offset), which must be
+// valid JSON before any edit.
 package jsonedit
 
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/notesoup/notesoup/shared/reset"
 )
+
+// ErrNotObject is what Parse's error wraps when the text is JSON but its
+// top level is not an object; a harness can then say in its own words
+// that its CLI refuses such a file too.
+var ErrNotObject = errors.New("is not a JSON object")
 
 // Node is one JSON value's place in the text: [Start, End) and, for an
 // object or array, its members or elements.
@@ -48,7 +56,7 @@ func Parse(text []byte) (*Doc, error) {
 	p := scanner{b: plain}
 	p.ws()
 	if p.i >= len(plain) || plain[p.i] != '{' {
-		return nil, fmt.Errorf("is not a JSON object; the harness refuses it too")
+		return nil, fmt.Errorf("%w; the harness refuses it too", ErrNotObject)
 	}
 	return &Doc{Text: text, Root: p.value()}, nil
 }
@@ -337,4 +345,16 @@ func CheckJSON(plain []byte) error {
 		return fmt.Errorf("not valid JSON at line %d: %v (comments are fine, trailing commas are not)", line, se)
 	}
 	return fmt.Errorf("not valid JSON: %v", err)
+}
+
+// ParseObject decodes a settings file of JSON with comments into a generic
+// object, numbers kept as json.Number (reset.ParseJSONObject). Empty (or
+// all-whitespace) text is an empty object; a top level that is not an
+// object is an error, and text that is not JSON is reported by line.
+func ParseObject(data []byte) (map[string]any, error) {
+	plain := BlankComments(data)
+	if err := CheckJSON(plain); err != nil {
+		return nil, err
+	}
+	return reset.ParseJSONObject(plain)
 }

@@ -1,6 +1,9 @@
 package jsonedit
 
 import (
+	"encoding/json"
+	"errors"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -85,5 +88,63 @@ func TestParseErrors(t *testing.T) {
 	}
 	if _, err := Parse([]byte("")); err == nil {
 		t.Fatal("empty text parsed as an object")
+	}
+}
+
+// TestBlankComments: comments become spaces at the same offsets, strings
+// keep comment-like text, and an unterminated block comment runs to the
+// end.
+func TestBlankComments(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{`{"a": 1} // c`, `{"a": 1}     `},
+		{"{\"a\": /* x\ny */ 1}", "{\"a\":     \n     1}"},
+		{`{"u": "http://x/*y*/"}`, `{"u": "http://x/*y*/"}`},
+		{`{"q": "a\"//b"} //z`, `{"q": "a\"//b"}    `},
+		{"// only\r\n{}", "       \r\n{}"},
+		{"{} /* open", "{}        "},
+	}
+	for _, tc := range cases {
+		if got := string(BlankComments([]byte(tc.in))); got != tc.want {
+			t.Errorf("BlankComments(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestParseObject: JSON with comments decodes with numbers kept exact,
+// empty text is an empty object, a trailing comma is reported by line and
+// a top level that is not an object is refused.
+func TestParseObject(t *testing.T) {
+	for _, tc := range []struct {
+		name, in, err string
+		want          map[string]any
+	}{
+		{name: "comments", in: "{\n// c\n\"a\": /* n */ 0.25\n}", want: map[string]any{"a": json.Number("0.25")}},
+		{name: "empty", in: " \n", want: map[string]any{}},
+		{name: "trailing comma", in: "{\n// c\n\"a\": [1,2,],\n}", err: "line 3"},
+		{name: "array", in: `[1]`, err: "not a JSON object"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := ParseObject([]byte(tc.in))
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("error %v, want one naming %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil || !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("ParseObject(%q) = %v, %v; want %v", tc.in, got, err, tc.want)
+			}
+		})
+	}
+}
+
+// TestParseNotObject: a top level that is not an object wraps ErrNotObject,
+// so a harness can name its own CLI in the message.
+func TestParseNotObject(t *testing.T) {
+	if _, err := Parse([]byte(`"x"`)); !errors.Is(err, ErrNotObject) {
+		t.Fatalf("Parse of a string: %v, want ErrNotObject", err)
+	}
+	if _, err := Parse([]byte("{\n  \"a\": 1,\n}")); errors.Is(err, ErrNotObject) {
+		t.Fatalf("a syntax error wraps ErrNotObject: %v", err)
 	}
 }
