@@ -31,7 +31,7 @@ E2E_TARGETS += e2e-dream
 # e2e-gemini: the pinned Gemini CLI wired by `notesoup install gemini`: the
 # SessionStart boot, the notes tools over MCP, a note written by a scripted
 # call.
-e2e-gemini: tools
+e2e-gemini: tools build
 	$(GO) test -tags e2e -count=1 ./e2e/gemini/
 
 E2E_TARGETS += e2e-gemini
@@ -40,7 +40,7 @@ E2E_TARGETS += e2e-gemini
 # a recorded session is synced, its transcript deleted, still found by
 # history list and search, restored byte for byte and resumed by the CLI's
 # own resume, the resumed request carrying the old conversation.
-e2e-vault: tools
+e2e-vault: tools build plugin-claude pi-build
 	$(GO) test -tags e2e -count=1 ./e2e/vault/
 
 E2E_TARGETS += e2e-vault
@@ -48,7 +48,7 @@ E2E_TARGETS += e2e-vault
 # e2e-copilot: the pinned GitHub Copilot CLI wired by `notesoup install
 # copilot`: the sessionStart boot, the notes tools over MCP, a note written
 # by a scripted call, uninstall giving settings.json back.
-e2e-copilot: tools
+e2e-copilot: tools build
 	$(GO) test -tags e2e -count=1 ./e2e/copilot/
 
 E2E_TARGETS += e2e-copilot
