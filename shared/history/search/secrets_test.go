@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -134,20 +133,6 @@ func TestSearchEmptyListsAreNotNull(t *testing.T) {
 			t.Errorf("%d sources: %s", len(srcs), out)
 		}
 	}
-}
-
-// ctimeOf is a file's change time (Linux).
-func ctimeOf(t *testing.T, path string) int64 {
-	t.Helper()
-	fi, err := os.Stat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
-		t.Skip("no change time on this system")
-	}
-	return st.Ctim.Nano()
 }
 
 // TestCacheSeesRewriteBehindTheTail: a file rewritten at the same size,
