@@ -35,7 +35,9 @@ type Harness struct{}
 var _ contract.Harness = Harness{}
 
 // Describe implements contract.Harness. Capabilities:
+//
 //   - sessions, decode, boot: ListSessions, Decode and BootBinding answer;
+//
 //   - forks: every session of a database shares its one file, and its
 //     newest rows live in the -wal beside it, so neither the file's bytes
 //     nor its size and time say anything about one session. The contract's
@@ -44,8 +46,11 @@ var _ contract.Harness = Harness{}
 //     query and never answers one from a cache keyed by the file (which
 //     would hand one session's answer to another).
 //
+//   - thresholds: Thresholds resolves OpenCode's own compaction point from
+//     the model's limits in its configuration (thresholds.go).
+//
 // Not raw_search (text in SQLite pages is split across overflow pages and
-// may sit in the -wal, not the file), not thresholds (see Thresholds).
+// may sit in the -wal, not the file).
 func (Harness) Describe(context.Context) (contract.Description, error) {
 	roots, err := DefaultRoots()
 	if err != nil {
@@ -55,7 +60,7 @@ func (Harness) Describe(context.Context) (contract.Description, error) {
 		Name:             Name,
 		PluginVersion:    PluginVersion,
 		ContractVersions: []int{contract.Version},
-		Capabilities:     []string{contract.CapSessions, contract.CapDecode, contract.CapBoot, contract.CapForks},
+		Capabilities:     []string{contract.CapSessions, contract.CapDecode, contract.CapBoot, contract.CapForks, contract.CapThresholds},
 		DefaultRoots:     roots,
 	}, nil
 }
@@ -118,15 +123,6 @@ func rootsOr(given []string) ([]string, error) {
 		}
 	}
 	return out, nil
-}
-
-// noThresholds says why Thresholds resolves no point.
-const noThresholds = "OpenCode compacts when a turn's tokens reach the model's context limit less its output reserve, both from its provider configuration and models.dev; this plugin does not resolve them yet"
-
-// Thresholds implements contract.Harness: unresolved, with the reason, so
-// notesoup neither warns nor resets on a guessed point.
-func (Harness) Thresholds(context.Context, contract.ThresholdInput) (contract.NativePoint, error) {
-	return contract.NativePoint{Resolved: false, Source: Name, Reason: noThresholds, AutoCompactEnabled: true}, nil
 }
 
 // BootBinding implements contract.Harness: a session's windows are

@@ -76,14 +76,14 @@ func TestDefaultRootsAndDescribe(t *testing.T) {
 			if err != nil || d.Name != Name || !slices.Equal(d.DefaultRoots, tc.want) {
 				t.Errorf("describe %+v, %v; want roots %v", d, err, tc.want)
 			}
-			for _, c := range []string{contract.CapSessions, contract.CapDecode, contract.CapBoot, contract.CapForks} {
+			for _, c := range []string{contract.CapSessions, contract.CapDecode, contract.CapBoot, contract.CapForks, contract.CapThresholds} {
 				if !slices.Contains(d.Capabilities, c) {
 					t.Errorf("capabilities %v lack %s", d.Capabilities, c)
 				}
 			}
 			// Text in SQLite pages is not promised to be in the file's bytes.
-			if slices.Contains(d.Capabilities, contract.CapRawSearch) || slices.Contains(d.Capabilities, contract.CapThresholds) {
-				t.Errorf("capabilities %v promise raw_search or thresholds", d.Capabilities)
+			if slices.Contains(d.Capabilities, contract.CapRawSearch) {
+				t.Errorf("capabilities %v promise raw_search", d.Capabilities)
 			}
 		})
 	}
