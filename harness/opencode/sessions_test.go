@@ -124,7 +124,7 @@ func TestBootBinding(t *testing.T) {
 	if _, err := (Harness{}).BootBinding(context.Background(), "../x", 1); err == nil {
 		t.Error("a bad id was bound")
 	}
-	p, err := Harness{}.Thresholds(context.Background(), contract.ThresholdInput{})
+	p, err := Harness{}.Thresholds(context.Background(), contract.ThresholdInput{Home: t.TempDir(), Cwd: t.TempDir()})
 	if err != nil || p.Resolved || p.Reason == "" {
 		t.Errorf("thresholds %+v, %v; want unresolved with a reason", p, err)
 	}

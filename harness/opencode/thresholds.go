@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -47,7 +48,7 @@ const noResetNote = "at this point OpenCode compacts the session on its own (a s
 // The configuration is in.Settings when the caller passes OpenCode's merged
 // configuration; else its layers, later winning key by key: the global
 // folder's config.json, opencode.json and opencode.jsonc
-// ($XDG_CONFIG_HOME/opencode, else ~/.config/opencode), the file
+// ($XDG_CONFIG_HOME/opencode, else <in.Home or $HOME>/.config/opencode), the file
 // $OPENCODE_CONFIG names, the project's opencode.json and opencode.jsonc in
 // in.Cwd (OpenCode also looks in the folders up to the worktree root; those
 // are not read here), then $OPENCODE_CONFIG_CONTENT. The model is in.Model,
@@ -199,10 +200,12 @@ func mergedConfig(in contract.ThresholdInput) (map[string]any, []string, []strin
 	global := ""
 	if x := in.Env[envConfigHome]; x != "" && filepath.IsAbs(x) {
 		global = filepath.Join(x, appDir)
-	} else if in.Home != "" {
-		global = filepath.Join(in.Home, ".config", appDir)
+	} else if h := in.Home; h != "" {
+		global = filepath.Join(h, ".config", appDir)
+	} else if h, err := os.UserHomeDir(); err == nil {
+		global = filepath.Join(h, ".config", appDir)
 	} else {
-		notes = append(notes, "global configuration not read: no home given and $"+envConfigHome+" unset")
+		notes = append(notes, "global configuration not read: no home ("+err.Error()+") and $"+envConfigHome+" unset")
 	}
 	if global != "" {
 		for _, f := range []string{"config.json", "opencode.json", "opencode.jsonc"} {
