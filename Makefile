@@ -111,11 +111,12 @@ plugin-test: $(PLUGIN_TEST_TARGETS)
 # e2e-opencode: the pinned OpenCode against the scripted model server: a
 # scripted tool turn, and OpenCode wired by `notesoup install opencode` (the
 # external plugin's installer: the notes tools over MCP, the boot block from
-# plugin/notesoup.js, a note written, uninstall giving opencode.json back).
+# plugin/notesoup.js, a note written, uninstall giving opencode.json back),
+# and the plugin's budget warning once per window.
 # Its search tools run ripgrep, which scripts/need.sh installs when missing.
 e2e-opencode: tools
 	@scripts/need.sh rg:ripgrep
-	$(GO) test -tags e2e -count=1 -run 'TestOpenCodeRuns(AScriptedToolTurn|WithNotesoupInstalled)$$' ./e2e/opencode/
+	$(GO) test -tags e2e -count=1 -run 'TestOpenCode(Runs(AScriptedToolTurn|WithNotesoupInstalled)|BudgetWarning)$$' ./e2e/opencode/
 
 E2E_TARGETS += e2e-opencode
 

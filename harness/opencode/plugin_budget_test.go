@@ -17,7 +17,7 @@ import (
 const driverJS = `
 import { pathToFileURL } from "node:url"
 import { readFileSync } from "node:fs"
-const [plugin, scenario] = process.argv.slice(2)
+const [plugin, scenario, shape] = process.argv.slice(2)
 const steps = JSON.parse(readFileSync(scenario, "utf8"))
 let current = []
 const client = { session: { messages: async () => ({ data: current }) } }
@@ -27,9 +27,10 @@ const hooks = await mod.NotesoupPlugin({ client, directory: "/proj" })
 const outs = []
 for (const s of steps) {
   current = s
-  const output = { title: "t", output: "tool result", metadata: {} }
+  // OpenCode's own tools answer {output}; MCP tools the MCP result.
+  const output = shape === "mcp" ? { content: [{ type: "text", text: "tool result" }] } : { title: "t", output: "tool result", metadata: {} }
   await hooks["tool.execute.after"]({ tool: "bash", sessionID: "ses_1", callID: "c" }, output)
-  outs.push(output.output)
+  outs.push(shape === "mcp" ? output.content.map((c) => c.text).join("\n\n") : output.output)
 }
 console.log(JSON.stringify({ exported, outs }))
 `
@@ -67,6 +68,7 @@ func TestPluginBudgetWarning(t *testing.T) {
 	summary["info"].(map[string]any)["summary"] = true
 	for _, tc := range []struct {
 		name   string
+		mcp    bool
 		limits string
 		steps  [][]map[string]any
 		want   []bool // warning added at each step
@@ -74,6 +76,11 @@ func TestPluginBudgetWarning(t *testing.T) {
 		{name: "below the point", limits: `{"limits":{"resolved":true,"warnings_enabled":true,"warning":1000,"native":2000}}`,
 			steps: [][]map[string]any{{msg("user", 0), msg("assistant", 999)}}, want: []bool{false}},
 		{name: "once per window", limits: `{"limits":{"resolved":true,"warnings_enabled":true,"warning":1000,"native":2000}}`,
+			steps: [][]map[string]any{
+				{msg("user", 0), msg("assistant", 1000)},
+				{msg("user", 0), msg("assistant", 1000), msg("assistant", 1200)},
+			}, want: []bool{true, false}},
+		{name: "an MCP tool's result", mcp: true, limits: `{"limits":{"resolved":true,"warnings_enabled":true,"warning":1000,"native":2000}}`,
 			steps: [][]map[string]any{
 				{msg("user", 0), msg("assistant", 1000)},
 				{msg("user", 0), msg("assistant", 1000), msg("assistant", 1200)},
@@ -111,7 +118,11 @@ func TestPluginBudgetWarning(t *testing.T) {
 			os.WriteFile(scenario, data, 0o600)
 			driver := filepath.Join(dir, "driver.mjs")
 			os.WriteFile(driver, []byte(driverJS), 0o600)
-			cmd := exec.Command(node, driver, filepath.Join(dir, "plugin", "notesoup.js"), scenario)
+			shape := "own"
+			if tc.mcp {
+				shape = "mcp"
+			}
+			cmd := exec.Command(node, driver, filepath.Join(dir, "plugin", "notesoup.js"), scenario, shape)
 			cmd.Dir = dir
 			res, err := cmd.CombinedOutput()
 			if err != nil {
