@@ -14,8 +14,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-
-	"github.com/notesoup/notesoup/shared/reset"
 )
 
 // ErrNotObject is what Parse's error wraps when the text is JSON but its
@@ -348,7 +346,7 @@ func CheckJSON(plain []byte) error {
 }
 
 // ParseObject decodes a settings file of JSON with comments into a generic
-// object, numbers kept as json.Number (reset.ParseJSONObject). Empty (or
+// object, numbers kept as json.Number (DecodeObject). Empty (or
 // all-whitespace) text is an empty object; a top level that is not an
 // object is an error, and text that is not JSON is reported by line.
 func ParseObject(data []byte) (map[string]any, error) {
@@ -356,5 +354,28 @@ func ParseObject(data []byte) (map[string]any, error) {
 	if err := CheckJSON(plain); err != nil {
 		return nil, err
 	}
-	return reset.ParseJSONObject(plain)
+	return DecodeObject(plain)
+}
+
+// DecodeObject decodes plain JSON (no comments) into a generic object,
+// numbers kept as json.Number. Empty input is an empty object; anything but
+// a JSON object is an error, so a caller reading settings can note it and
+// fall through. This package imports nothing of notesoup's, so an external
+// plugin (harness/opencode) can edit its harness's settings with it and
+// link no more than the contract.
+func DecodeObject(data []byte) (map[string]any, error) {
+	if len(strings.TrimSpace(string(data))) == 0 {
+		return map[string]any{}, nil
+	}
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil {
+		return nil, fmt.Errorf("not valid JSON: %v", err)
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("not a JSON object")
+	}
+	return obj, nil
 }

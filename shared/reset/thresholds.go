@@ -7,12 +7,12 @@ package reset
 
 import (
 	"encoding/json"
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
 
 	"github.com/notesoup/notesoup/contract"
+	"github.com/notesoup/notesoup/shared/jsonedit"
 )
 
 // ThresholdInput is everything a harness plugin may need to resolve its
@@ -35,22 +35,7 @@ func ClampWindow(window, capTokens int64) (int64, bool) {
 // ParseJSONObject decodes settings or usage JSON into a generic object. Empty
 // input is an empty object; anything but a JSON object is an error so the
 // caller can note it and fall through.
-func ParseJSONObject(data []byte) (map[string]any, error) {
-	if len(strings.TrimSpace(string(data))) == 0 {
-		return map[string]any{}, nil
-	}
-	var v any
-	dec := json.NewDecoder(strings.NewReader(string(data)))
-	dec.UseNumber()
-	if err := dec.Decode(&v); err != nil {
-		return nil, fmt.Errorf("not valid JSON: %v", err)
-	}
-	obj, ok := v.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("not a JSON object")
-	}
-	return obj, nil
-}
+func ParseJSONObject(data []byte) (map[string]any, error) { return jsonedit.DecodeObject(data) }
 
 // Lookup walks nested objects by key; ok is false when any step is missing
 // or not an object.
