@@ -28,7 +28,8 @@ import (
 //     opencode`, edited in as text so comments and layout stay and
 //     uninstall gives back the same bytes;
 //   - plugin/notesoup.js: a small OpenCode plugin that puts the boot block
-//     of each window into the system prompt (notesoup.js.tmpl).
+//     of each window into the system prompt and adds the budget warning to
+//     one tool result per window (notesoup.js.tmpl).
 
 // pluginJS is the OpenCode plugin install writes, with the notesoup binary
 // in place of __NOTESOUP_BIN__.
