@@ -32,15 +32,23 @@ const harness = "opencode"
 // cmdTimeout bounds one notesoup command; a hang shows up as this timeout.
 const cmdTimeout = 2 * time.Minute
 
-// allowedImports are the only notesoup packages the plugin may link.
+// allowedImports are the notesoup packages the plugin may link: the
+// contract, and the public shared packages a third party may link as well
+// (jsonedit, the installer's editor of opencode.json; reset, the budget
+// policy's settings helpers its thresholds use) with what they link in
+// turn. It never links the host, the service, a front end or another
+// harness's package: it reaches notesoup only through the contract.
 var allowedImports = []string{
 	"github.com/notesoup/notesoup/contract",
 	"github.com/notesoup/notesoup/contract/harnesspb",
 	"github.com/notesoup/notesoup/contract/pluginrpc",
 	"github.com/notesoup/notesoup/harness/opencode",
-	// The installer's text editor of opencode.json: a leaf package of the
-	// standard library alone, as a third party could link it.
 	"github.com/notesoup/notesoup/shared/jsonedit",
+	"github.com/notesoup/notesoup/shared/reset",
+	"github.com/notesoup/notesoup/shared/atomicfile",
+	"github.com/notesoup/notesoup/shared/tooldef",
+	"github.com/notesoup/notesoup/internal/filelock",
+	"github.com/notesoup/notesoup/internal/rawread",
 }
 
 // pluginRow is what the test reads of `notesoup plugins --json`.
