@@ -19,6 +19,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/notesoup/notesoup/internal/testbin"
+
 	"github.com/notesoup/notesoup/testkit/modelserver"
 )
 
@@ -135,24 +137,6 @@ func (r request) lastUser() string {
 	return ""
 }
 
-// notesoupBin is the binary under test: $NOTESOUP_BIN, else bin/notesoup
-// from make build.
-func notesoupBin(t *testing.T, repo string) string {
-	t.Helper()
-	bin := os.Getenv("NOTESOUP_BIN")
-	if bin == "" {
-		bin = filepath.Join(repo, "bin", "notesoup")
-	}
-	if _, err := os.Stat(bin); err != nil {
-		t.Fatalf("notesoup binary missing (%v); run make build or set NOTESOUP_BIN", err)
-	}
-	abs, err := filepath.Abs(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return abs
-}
-
 // env is one isolated Codex setup: HOME, CODEX_HOME, work dir, notes home.
 type env struct {
 	codexBin, bin        string
@@ -174,7 +158,7 @@ func newEnv(t *testing.T) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &env{codexBin: codexBin, bin: notesoupBin(t, repo), w: w,
+	return &env{codexBin: codexBin, bin: testbin.Installed(t, repo), w: w,
 		notesHome: filepath.Join(w.Dir, "notesoup"), codexHome: filepath.Join(w.Home, ".codex")}
 }
 

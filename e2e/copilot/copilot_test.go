@@ -22,6 +22,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/notesoup/notesoup/internal/testbin"
+
 	"github.com/notesoup/notesoup/testkit/modelserver"
 )
 
@@ -58,24 +60,6 @@ func toolNames(t *testing.T, r modelserver.Request) []string {
 	return out
 }
 
-// notesoupBin is the binary under test: $NOTESOUP_BIN, else bin/notesoup
-// from make build.
-func notesoupBin(t *testing.T, repo string) string {
-	t.Helper()
-	bin := os.Getenv("NOTESOUP_BIN")
-	if bin == "" {
-		bin = filepath.Join(repo, "bin", "notesoup")
-	}
-	if _, err := os.Stat(bin); err != nil {
-		t.Fatalf("notesoup binary missing (%v); run make build or set NOTESOUP_BIN", err)
-	}
-	abs, err := filepath.Abs(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return abs
-}
-
 // env is one isolated Copilot setup.
 type env struct {
 	copilotBin, bin string
@@ -98,7 +82,7 @@ func newEnv(t *testing.T) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &env{copilotBin: cbin, bin: notesoupBin(t, repo), w: w,
+	return &env{copilotBin: cbin, bin: testbin.Installed(t, repo), w: w,
 		notesHome: filepath.Join(w.Dir, "notesoup"), copilotHome: filepath.Join(w.Home, ".copilot")}
 }
 

@@ -22,6 +22,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/notesoup/notesoup/internal/testbin"
+
 	"github.com/notesoup/notesoup/testkit/modelserver"
 )
 
@@ -82,24 +84,6 @@ func requests(t *testing.T, srv *modelserver.Server) []request {
 	return out
 }
 
-// notesoupBin is the binary under test: $NOTESOUP_BIN, else bin/notesoup
-// from make build.
-func notesoupBin(t *testing.T, repo string) string {
-	t.Helper()
-	bin := os.Getenv("NOTESOUP_BIN")
-	if bin == "" {
-		bin = filepath.Join(repo, "bin", "notesoup")
-	}
-	if _, err := os.Stat(bin); err != nil {
-		t.Fatalf("notesoup binary missing (%v); run make build or set NOTESOUP_BIN", err)
-	}
-	abs, err := filepath.Abs(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return abs
-}
-
 // env is one isolated Gemini setup.
 type env struct {
 	geminiBin, bin string
@@ -122,7 +106,7 @@ func newEnv(t *testing.T) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &env{geminiBin: geminiBin, bin: notesoupBin(t, repo), w: w,
+	return &env{geminiBin: geminiBin, bin: testbin.Installed(t, repo), w: w,
 		notesHome: filepath.Join(w.Dir, "notesoup"), geminiDir: filepath.Join(w.Home, ".gemini")}
 }
 

@@ -145,3 +145,23 @@ func Expect(t testing.TB, cmd *exec.Cmd, wantOut, wantErr string) string {
 	}
 	return stdout.String()
 }
+
+// Installed is the notesoup under test of an end-to-end test that runs a
+// real harness CLI: $NOTESOUP_BIN when set (a build made elsewhere), else
+// repo's bin/notesoup, which `make build` makes (the e2e targets depend on
+// it). It fails the test, naming both ways, when neither is there.
+func Installed(t testing.TB, repo string) string {
+	t.Helper()
+	bin := os.Getenv("NOTESOUP_BIN")
+	if bin == "" {
+		bin = filepath.Join(repo, "bin", "notesoup")
+	}
+	if _, err := os.Stat(bin); err != nil {
+		t.Fatalf("notesoup binary missing (%v); run make build or set NOTESOUP_BIN", err)
+	}
+	abs, err := filepath.Abs(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return abs
+}
