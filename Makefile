@@ -120,9 +120,6 @@ e2e-opencode: tools
 
 E2E_TARGETS += e2e-opencode
 
-# e2e: real harness CLIs against the scripted model server.
-e2e: $(E2E_TARGETS)
-
 # deps-check: every system tool the tests run, checked (and on Debian,
 # Ubuntu or Homebrew installed) up front by scripts/need.sh, so a missing
 # one fails here with its name rather than half-way through a test. Node
@@ -181,3 +178,8 @@ e2e-install: tools
 	$(GO) test -tags e2e -count=1 ./e2e/install/
 
 E2E_TARGETS += e2e-install
+
+# e2e: real harness CLIs against the scripted model server. Last in the
+# file: make reads a rule's prerequisites where the rule stands, so every
+# E2E_TARGETS += above (and in the included build.mk files) must come first.
+e2e: $(E2E_TARGETS)

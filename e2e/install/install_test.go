@@ -131,11 +131,12 @@ func unpack(t *testing.T, m *machine, tgz string) string {
 	return dir
 }
 
-// release unpacks the linux-amd64 archive, checks its SHA256SUMS, and
+// release unpacks the linux-amd64 archive (notesoup-<version>-…, whose
+// version starts with a digit, unlike notesoup-pi-…), checks its SHA256SUMS, and
 // returns its folder.
 func release(t *testing.T, m *machine, root string) string {
 	t.Helper()
-	tgz := archive(t, root, "notesoup-*-linux-amd64.tar.gz")
+	tgz := archive(t, root, "notesoup-[0-9]*-linux-amd64.tar.gz")
 	dir := unpack(t, m, tgz)
 	top := filepath.Join(dir, strings.TrimSuffix(filepath.Base(tgz), ".tar.gz"))
 	for _, f := range []string{"bin/notesoup", "bin/notesoup-host", "README.md", "LICENSE", "NOTICE", "SHA256SUMS",
