@@ -18,11 +18,12 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/notesoup/notesoup/internal/testbin"
 
 	"github.com/notesoup/notesoup/dream"
 	"github.com/notesoup/notesoup/shared/notes"
@@ -48,22 +49,13 @@ func TestMain(m *testing.M) {
 		notesoupBin = bin
 		os.Exit(m.Run())
 	}
-	dir, err := os.MkdirTemp("", "notesoup-dream-e2e-")
+	bin, err := testbin.Notesoup()
 	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
+		fmt.Fprintf(os.Stderr, "go build ./cmd/notesoup: %v\n", err)
 		os.Exit(1)
 	}
-	notesoupBin = filepath.Join(dir, "notesoup")
-	build := exec.Command("go", "build", "-o", notesoupBin, "./cmd/notesoup")
-	build.Dir = repoRoot()
-	if out, err := build.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "go build ./cmd/notesoup: %v\n%s", err, out)
-		os.RemoveAll(dir)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	notesoupBin = bin
+	testbin.Main(m) // runs the tests, then removes the build
 }
 
 func repoRoot() string {
