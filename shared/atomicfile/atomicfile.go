@@ -3,9 +3,9 @@
 // file in the same folder is written, fsynced and renamed over the target,
 // and the folder is fsynced so the rename itself is durable. Every file
 // notesoup replaces goes through it (notes, reset state, `notesoup install`,
-// the session description cache, the test model server's files), except
-// the search answer cache, which skips the fsyncs on purpose: a torn cache
-// fails its checksum and costs one cold search.
+// the session description cache, the test model server's files); the
+// search's caches skip the fsyncs on purpose (Options.NoSync): a torn cache
+// fails its checksum and costs one search the work it saved.
 package atomicfile
 
 import (
@@ -27,6 +27,10 @@ type Options struct {
 	// error aborts the write and leaves the target untouched (a caller uses
 	// it to refuse when the target changed since it was read).
 	BeforeRename func() error
+	// NoSync skips both fsyncs, for caches whose every read checks a
+	// checksum: after a crash such a file may be torn or empty, which its
+	// reader treats as missing. Readers still never see a partial write.
+	NoSync bool
 }
 
 // Write replaces path with data. The folder must exist. A symbolic link at
@@ -60,8 +64,10 @@ func Write(path string, data []byte, o Options) error {
 	if err := tmp.Chmod(perm); err != nil {
 		return fmt.Errorf("chmod %s: %w", name, err)
 	}
-	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("fsync %s: %w", name, err)
+	if !o.NoSync {
+		if err := tmp.Sync(); err != nil {
+			return fmt.Errorf("fsync %s: %w", name, err)
+		}
 	}
 	if err := tmp.Close(); err != nil {
 		return fmt.Errorf("close %s: %w", name, err)
@@ -75,6 +81,9 @@ func Write(path string, data []byte, o Options) error {
 		return fmt.Errorf("rename %s to %s: %w", name, path, err)
 	}
 	done = true
+	if o.NoSync {
+		return nil
+	}
 	return SyncDir(dir)
 }
 

@@ -84,7 +84,7 @@ func storeAnswer(dir, key string, gen uint64, k kept) {
 	if os.MkdirAll(ad, 0o700) != nil {
 		return
 	}
-	if atomicfile.Write(filepath.Join(ad, "a-"+key), b, atomicfile.Options{TempPrefix: ".a-tmp-"}) != nil {
+	if atomicfile.Write(filepath.Join(ad, "a-"+key), b, atomicfile.Options{TempPrefix: ".a-tmp-", NoSync: true}) != nil {
 		return
 	}
 	ents, err := os.ReadDir(ad)

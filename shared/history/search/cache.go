@@ -184,6 +184,9 @@ const (
 	flagErr = 1 << iota
 	flagHits
 	flagDeps
+	// flagRacy (index manifest only): the key was taken too soon after
+	// the file's last change for a stat alone to prove it unchanged.
+	flagRacy
 )
 
 // hits is what an answer with matches shows, kept as JSON in the cache

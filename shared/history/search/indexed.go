@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -35,13 +36,8 @@ func searchIndexed(query string, per, workers int, opts Options) (Result, error)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return res, fmt.Errorf("search: index folder %s: %w (use --no-cache, or another --cache-dir)", dir, err)
 	}
-	m := loadManifest(dir)
 	n := len(opts.Sources)
 	s := &searcher{query: query, per: per, srcs: make([]source, n), lists: make([][]history.Session, n), listed: make(chan struct{})}
-	s.cache = &cacheFile{Files: make(map[string]*fileAnswer, len(m.Entries))}
-	for p, e := range m.Entries {
-		s.cache.Files[p] = &fileAnswer{Key: e.Key, Deps: e.Deps, ent: e}
-	}
 	for i := range opts.Sources {
 		src := &opts.Sources[i]
 		s.srcs[i] = source{Source: src, everyTime: src.Forks && src.Inherits == nil}
@@ -49,8 +45,7 @@ func searchIndexed(query string, per, workers int, opts Options) (Result, error)
 			s.srcs[i].plan = newPlan(query, src.SynthesizedWords)
 		}
 	}
-	var budget atomic.Int64
-	budget.Store(buildBudget)
+	// The listings run while the manifest loads.
 	listErrs := make([]error, n)
 	var lw sync.WaitGroup
 	for i := range opts.Sources {
@@ -66,6 +61,17 @@ func searchIndexed(query string, per, workers int, opts Options) (Result, error)
 			s.lists[i] = ss
 		}()
 	}
+	m := loadManifest(dir)
+	s.cache = &cacheFile{Files: make(map[string]*fileAnswer, len(m.Entries))}
+	answers := make([]fileAnswer, len(m.Entries)) // one allocation, not one per file
+	k := 0
+	for p, e := range m.Entries {
+		answers[k] = fileAnswer{Key: e.Key, Deps: e.Deps, ent: e}
+		s.cache.Files[p] = &answers[k]
+		k++
+	}
+	var budget atomic.Int64
+	budget.Store(buildBudget)
 	lw.Wait()
 	close(s.listed)
 
@@ -97,6 +103,7 @@ func searchIndexed(query string, per, workers int, opts Options) (Result, error)
 		fresh   = map[string]*entry{}
 		newSegs = map[string]int64{}
 		errs    []string
+		settled []settledEntry
 	)
 	for range workers {
 		wg.Add(1)
@@ -192,6 +199,7 @@ func searchIndexed(query string, per, workers int, opts Options) (Result, error)
 			}
 			flush()
 			mu.Lock()
+			settled = append(settled, ws.settled...)
 			stats.Cached += local.Cached
 			stats.Decoded += local.Decoded
 			stats.Skipped += local.Skipped
@@ -264,12 +272,12 @@ func searchIndexed(query string, per, workers int, opts Options) (Result, error)
 			items = append(items, it)
 		}
 	}
-	sort.SliceStable(items, func(i, j int) bool {
-		a, b := items[i].sess, items[j].sess
-		if !a.Updated.Equal(b.Updated) {
-			return a.Updated.After(b.Updated)
+	// Paths are unique, so the order is total.
+	slices.SortFunc(items, func(a, b *item) int {
+		if c := b.sess.Updated.Compare(a.sess.Updated); c != 0 {
+			return c
 		}
-		return a.Path < b.Path
+		return strings.Compare(a.sess.Path, b.sess.Path)
 	})
 	q := newQueryPlan(query, per)
 	segs := &segSet{dir: dir, sizes: m.Segs, open: map[string]*segState{}}
@@ -358,9 +366,9 @@ func searchIndexed(query string, per, workers int, opts Options) (Result, error)
 			break
 		}
 	}
-	if len(fresh) > 0 || len(damaged) > 0 || gone {
+	if len(fresh) > 0 || len(damaged) > 0 || gone || len(settled) > 0 {
 		dropUnmasked(opts.CacheDir)
-		if err := commit(dir, fresh, newSegs, listed, damaged); err != nil {
+		if err := commit(dir, fresh, newSegs, listed, damaged, settled); err != nil {
 			res.Errors = append(res.Errors, err.Error())
 		}
 	}
@@ -387,6 +395,13 @@ func (w *worker) indexFile(src *source, sess history.Session, b *segBuilder, bud
 	if cap(w.tail) < tailBytes {
 		w.tail = make([]byte, tailBytes)
 	}
+	// The clock before any key is taken: a key is racy by it (racyAt).
+	now := time.Now().UnixNano()
+	if a := w.s.cache.Files[path]; a != nil && a.ent != nil && !a.ent.Racy {
+		if k, ok := lstatKey(path); ok && w.provenByStat(a.ent, k) {
+			return a.ent, nil, fromCache
+		}
+	}
 	f, st, err := w.dir.openFile(path)
 	if err != nil {
 		return nil, &fileAnswer{Err: fmt.Sprintf("%s: %v", path, err)}, fromError
@@ -398,6 +413,7 @@ func (w *worker) indexFile(src *source, sess history.Session, b *segBuilder, bud
 		return nil, &fileAnswer{Err: fmt.Sprintf("%s: %v", path, err)}, fromError
 	}
 	if a := w.s.cache.Files[path]; a != nil && a.ent != nil && a.fresh(key, w.depKey) {
+		w.settle(path, a.ent, now)
 		return a.ent, nil, fromCache
 	}
 	// A file is taken while any budget was left before it, so a file
@@ -425,6 +441,14 @@ func (w *worker) indexFile(src *source, sess history.Session, b *segBuilder, bud
 					e.Deps[p] = k
 				}
 			}
+		}
+	}
+	// Racy (see racyAt) when the file or a parent changed just before
+	// its key was taken.
+	e.Racy = racyAt(key, now)
+	for _, k := range e.Deps {
+		if k != missingKey && racyAt(k, now) {
+			e.Racy = true
 		}
 	}
 	sess.Size = key.Size
@@ -900,9 +924,12 @@ func (q *queryPlan) block(br *blockReader, mt *matcher, seg *segment, d uint32) 
 // commit merges this run's entries into the manifest on disk under the
 // index lock: fresh entries replace theirs, entries of files no listing
 // names any more and no longer on disk go, damaged segments and those
-// nothing names are deleted. A lock not had in lockWait skips the write:
-// the answer stands, and the next search redoes the work.
-func commit(dir string, fresh map[string]*entry, newSegs map[string]int64, listed map[string]bool, damaged []string) error {
+// nothing names are deleted, and settled entries (see settle) are marked
+// so where the manifest still holds them unchanged. A lock not had in
+// lockWait skips the write: the answer stands, and the next search redoes
+// the work. Settling alone keeps the manifest's generation: the index
+// answers every query as before, so the answers kept beside it hold.
+func commit(dir string, fresh map[string]*entry, newSegs map[string]int64, listed map[string]bool, damaged []string, settled []settledEntry) error {
 	lock, err := filelock.Acquire(filepath.Join(dir, lockName), 0o600, lockWait)
 	if err != nil {
 		for name := range newSegs {
@@ -916,6 +943,7 @@ func commit(dir string, fresh map[string]*entry, newSegs map[string]int64, liste
 	}
 	defer lock.Release()
 	m := loadManifest(dir)
+	changed := len(fresh) > 0 || len(newSegs) > 0 || len(damaged) > 0
 	for _, d := range damaged {
 		delete(m.Segs, d)
 	}
@@ -929,13 +957,20 @@ func commit(dir string, fresh map[string]*entry, newSegs map[string]int64, liste
 		if e.Blocks > 0 {
 			if _, ok := m.Segs[e.Seg]; !ok {
 				delete(m.Entries, p)
+				changed = true
 				continue
 			}
 		}
 		if !listed[p] && fresh[p] == nil {
 			if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
 				delete(m.Entries, p)
+				changed = true
 			}
+		}
+	}
+	for _, st := range settled {
+		if e := m.Entries[st.path]; e != nil && e.Racy && sameEntry(e, st.e) && fresh[st.path] == nil {
+			e.Racy = false
 		}
 	}
 	used := map[string]bool{}
@@ -953,7 +988,7 @@ func commit(dir string, fresh map[string]*entry, newSegs map[string]int64, liste
 	}
 	// TODO(compaction): a segment whose live blocks are few keeps its dead
 	// ones until every session in it changed.
-	data := m.encode()
+	data := m.encode(changed)
 	if err := writeManifest(dir, data); err != nil {
 		return err
 	}

@@ -74,8 +74,26 @@ func TestIndexMatchesBruteForce(t *testing.T) {
 
 // TestIndexSeesAppendAndRewrite: an event appended between two queries
 // shows in the second (only the changed file is decoded again), and a
-// rewrite in place at the same size and modification time is caught.
+// rewrite in place at the same size and modification time is caught,
+// whether the index proves files by their tail hash (keys taken just after
+// a change: racy) or by a stat alone (keys settled).
 func TestIndexSeesAppendAndRewrite(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		window time.Duration
+	}{
+		{"racy keys, proven by the tail hash", time.Hour},
+		{"settled keys, proven by a stat", 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			defer func(w time.Duration) { racyWindow = w }(racyWindow)
+			racyWindow = c.window
+			testIndexSeesAppendAndRewrite(t, c.window == 0)
+		})
+	}
+}
+
+func testIndexSeesAppendAndRewrite(t *testing.T, settled bool) {
 	res := genCorpus(t, 2<<20, 12)
 	opts := indexOpts(t, sourcesFor(res.Layout))
 	q := "zqx appended marker"
@@ -128,6 +146,9 @@ func TestIndexSeesAppendAndRewrite(t *testing.T) {
 	}
 	if fi2, _ := os.Stat(target.Path); fi2.Size() != fi.Size() || !fi2.ModTime().Equal(fi.ModTime()) {
 		t.Fatal("the rewrite changed the size or the modification time")
+	}
+	if m := loadManifest(filepath.Join(opts.CacheDir, indexDirName)); m.Entries[target.Path] == nil || m.Entries[target.Path].Racy == settled {
+		t.Fatalf("the entry of %s: %+v, want racy %v", target.Path, m.Entries[target.Path], !settled)
 	}
 	rewritten, err := Search(q, opts)
 	if err != nil {

@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"time"
 	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // rawFile is an open file read with raw system calls (open, fstat, pread,
@@ -98,3 +100,27 @@ func (f rawFile) ReadAt(b []byte, off int64) (int, error) {
 
 // Close closes the file.
 func (f rawFile) Close() error { return syscall.Close(f.fd) }
+
+// lstatKey is the key of the file at path without its tail hash, from a
+// stat that follows no link (a link where a transcript was is not the
+// transcript); ok is false for anything but a regular file.
+func lstatKey(path string) (FileKey, bool) { return lstatAt(atFDCWD, path) }
+
+// lstatAt is lstatKey of path relative to the directory dirfd.
+func lstatAt(dirfd int32, path string) (k FileKey, ok bool) {
+	var st unix.Stat_t
+	for {
+		err := unix.Fstatat(int(dirfd), path, &st, unix.AT_SYMLINK_NOFOLLOW)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return FileKey{}, false
+		}
+		break
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return FileKey{}, false
+	}
+	return FileKey{Size: st.Size, MTime: time.Unix(st.Mtim.Unix()).UnixNano(), CTime: st.Ctim.Nano(), Ino: st.Ino}, true
+}

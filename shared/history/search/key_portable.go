@@ -39,3 +39,16 @@ func openFile(path string) (rawFile, fileStat, error) {
 	st.ctime, st.ino = statSys(fi)
 	return rawFile{f}, st, nil
 }
+
+// lstatKey is the key of the file at path without its tail hash, from a
+// stat that follows no link (a link where a transcript was is not the
+// transcript); ok is false for anything but a regular file.
+func lstatKey(path string) (FileKey, bool) {
+	fi, err := os.Lstat(path)
+	if err != nil || !fi.Mode().IsRegular() {
+		return FileKey{}, false
+	}
+	st := fileStat{size: fi.Size(), mtime: fi.ModTime()}
+	st.ctime, st.ino = statSys(fi)
+	return st.key(), true
+}

@@ -3,6 +3,7 @@ package search
 import (
 	"path/filepath"
 	"syscall"
+	"time"
 
 	"github.com/notesoup/notesoup/shared/history"
 )
@@ -28,6 +29,35 @@ func (w *worker) proveBatch(sessions []history.Session) []*fileAnswer {
 	if len(sessions) > ringBatch || len(w.s.cache.Files) == 0 {
 		return p.answers
 	}
+	// The files with an answer to prove, in batch order, each relative
+	// to its directory (opened once per batch: the kernel then resolves
+	// one name per file, not the whole path).
+	p.paths, p.dirfds = p.paths[:0], p.dirfds[:0]
+	defer p.closeDirs()
+	var idx [ringBatch]int
+	cached := make([]*fileAnswer, 0, len(sessions))
+	for i, sess := range sessions {
+		if a := w.s.cache.Files[sess.Path]; a != nil {
+			dirfd, name := p.relative(sess.Path)
+			if a.ent != nil && !a.ent.Racy {
+				// An index entry that is not racy: a stat proves it, or
+				// it changed (and is for indexFile).
+				if k, ok := lstatAt(dirfd, name); ok && w.provenByStat(a.ent, k) {
+					p.answers[i] = a
+				}
+				continue
+			}
+			idx[len(p.paths)] = i
+			p.paths = append(p.paths, name)
+			p.dirfds = append(p.dirfds, dirfd)
+			cached = append(cached, a)
+		}
+	}
+	if len(p.paths) == 0 {
+		return p.answers
+	}
+	// The ring is made by the first batch with a tail to read (most
+	// searches over an index have none).
 	if !p.tried {
 		p.tried = true
 		p.ring = newURing(2 * ringBatch)
@@ -40,30 +70,13 @@ func (w *worker) proveBatch(sessions []history.Session) []*fileAnswer {
 	if p.ring == nil || p.ring.broken {
 		return p.answers
 	}
-	// The files with an answer to prove, in batch order, each relative
-	// to its directory (opened once per batch: the kernel then resolves
-	// one name per file, not the whole path).
-	p.paths, p.dirfds = p.paths[:0], p.dirfds[:0]
-	defer p.closeDirs()
-	var idx [ringBatch]int
-	cached := make([]*fileAnswer, 0, len(sessions))
-	for i, sess := range sessions {
-		if a := w.s.cache.Files[sess.Path]; a != nil {
-			idx[len(p.paths)] = i
-			dirfd, name := p.relative(sess.Path)
-			p.paths = append(p.paths, name)
-			p.dirfds = append(p.dirfds, dirfd)
-			cached = append(cached, a)
-		}
-	}
-	if len(p.paths) == 0 {
-		return p.answers
-	}
 	ks := p.ks[:len(p.paths)]
+	now := time.Now().UnixNano() // before the keys: see settle
 	p.ring.ringKeys(p.dirfds, p.paths, ks, func(i int) (FileKey, bool) { return cached[i].Key, true })
 	for i := range ks {
 		if ks[i].ok && cached[i].fresh(ks[i].key, w.depKey) {
 			p.answers[idx[i]] = cached[i]
+			w.settle(sessions[idx[i]].Path, cached[i].ent, now)
 		}
 	}
 	return p.answers

@@ -380,6 +380,9 @@ type worker struct {
 	threads  []string
 	inherits func([]byte) []string
 	tail     []byte // the tail read for a key
+	// settled are the racy index entries this worker proved settled
+	// (see settle).
+	settled []settledEntry
 }
 
 // answer finds one file's answer: from the cache when the file (and what

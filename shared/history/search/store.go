@@ -49,7 +49,8 @@ const (
 	segPrefix    = "seg-"
 	segSuffix    = ".nss"
 	// storeFormat changes whenever what is stored changes meaning.
-	storeFormat = 4
+	// Format 5: entries say whether their key is racy (see racyWindow).
+	storeFormat = 5
 	// blockText bounds the searchable text of one index document: a
 	// query verifies whole blocks, so smaller blocks verify less text per
 	// candidate, and larger ones keep the posting lists short.
@@ -79,6 +80,10 @@ type entry struct {
 	Blocks uint32
 	// Updated is the newest event time (UnixNano), 0 when none had one.
 	Updated int64
+	// Racy: the key (or a parent's) was taken within racyWindow of the
+	// file's change time, so only the tail hash proves it unchanged; the
+	// other entries are proven by a stat alone (see statProves).
+	Racy bool
 }
 
 // manifest is the index's table of contents.
@@ -163,6 +168,7 @@ func decodeManifest(data []byte) (*manifest, error) {
 			}
 		}
 		e.Updated = r.int()
+		e.Racy = flags&flagRacy != 0
 		if r.err != nil {
 			return nil, errCacheFormat
 		}
@@ -174,13 +180,17 @@ func decodeManifest(data []byte) (*manifest, error) {
 	return m, nil
 }
 
-func (m *manifest) encode() []byte {
+// encode lays the manifest out; a new generation is drawn when newGen (the
+// index's content changed), else m.Gen is kept (only keys were settled).
+func (m *manifest) encode(newGen bool) []byte {
 	b := append([]byte(nil), manifestMagic...)
 	b = binary.AppendUvarint(b, storeFormat)
 	b = appendStr(b, version.Version)
-	var g [8]byte
-	rand.Read(g[:])
-	m.Gen = binary.LittleEndian.Uint64(g[:])
+	if newGen || m.Gen == 0 {
+		var g [8]byte
+		rand.Read(g[:])
+		m.Gen = binary.LittleEndian.Uint64(g[:])
+	}
 	b = binary.AppendUvarint(b, m.Gen)
 	b = binary.AppendUvarint(b, uint64(len(m.Segs)))
 	for name, size := range m.Segs {
@@ -200,6 +210,9 @@ func (m *manifest) encode() []byte {
 		}
 		if e.Blocks > 0 {
 			flags |= flagHits
+		}
+		if e.Racy {
+			flags |= flagRacy
 		}
 		b = append(b, flags)
 		if e.Err != "" {
@@ -257,9 +270,10 @@ type segBuilder struct {
 	z    []byte // the block compressed
 }
 
-func newSegBuilder() *segBuilder {
-	return &segBuilder{data: append(make([]byte, 0, 1<<20), segMagic...), idx: index.NewBuilder()}
-}
+// newSegBuilder returns an empty builder; its buffers (the trigram
+// builder's alone is 2 MiB) are made by the first session it stores, so a
+// search over an index that is up to date allocates none.
+func newSegBuilder() *segBuilder { return &segBuilder{} }
 
 // size is roughly the segment's bytes so far.
 func (b *segBuilder) size() int { return len(b.data) + len(b.text) + len(b.recs) }
@@ -267,6 +281,10 @@ func (b *segBuilder) size() int { return len(b.data) + len(b.text) + len(b.recs)
 // addSession stores a session's listable, masked events and returns its
 // first block and block count.
 func (b *segBuilder) addSession(events []history.Event) (first, n uint32) {
+	if b.idx == nil {
+		b.data = append(make([]byte, 0, 1<<20), segMagic...)
+		b.idx = index.NewBuilder()
+	}
 	first = b.blocks
 	for _, ev := range events {
 		st := searchText(ev)
