@@ -583,6 +583,12 @@ type queryPlan struct {
 	// not used: the Kelvin sign and long s fold to them.
 	part    []byte
 	partOff int // where part starts in needle
+	// probe and partProbe find needle (ASCII) and part in a block's raw
+	// text, letters in either case, with the raw scan's vector kernel
+	// (indexAtom): the same positions as in the text with its ASCII
+	// letters lowered, without lowering a copy of every block first.
+	probe, partProbe probe
+	needleS, partS   string // needle and part as strings, made once
 }
 
 func newQueryPlan(query string, per int) *queryPlan {
@@ -595,6 +601,8 @@ func newQueryPlan(query string, per int) *queryPlan {
 	}
 	if q.ascii {
 		q.needle = index.LowerASCII(nil, []byte(query))
+		q.needleS = string(q.needle)
+		q.probe = atomProbe(q.needleS)
 	} else {
 		q.needle = index.Fold(nil, query)
 		for _, run := range bytes.FieldsFunc(q.needle, func(r rune) bool { return r >= utf8.RuneSelf }) {
@@ -603,6 +611,10 @@ func newQueryPlan(query string, per int) *queryPlan {
 				// run is a subslice of needle: its offset.
 				q.partOff = int(uintptr(unsafe.Pointer(unsafe.SliceData(run))) - uintptr(unsafe.Pointer(unsafe.SliceData(q.needle))))
 			}
+		}
+		if q.part != nil {
+			q.partS = string(q.part)
+			q.partProbe = atomProbe(q.partS)
 		}
 	}
 	return q
@@ -805,7 +817,7 @@ func (q *queryPlan) session(br *blockReader, mt *matcher, st *segState, it *item
 }
 
 // windows finds the events holding a non-ASCII query through its ASCII
-// part: at each place the ASCII-lowered text (br.folded) holds the part,
+// part: at each place the text holds the part (letters in either case),
 // only a window of the raw text around it is folded and searched. Exact:
 // the part's bytes fold from exactly the same ASCII bytes (it holds no k
 // or s, the only ASCII letters a non-ASCII rune folds to), and a rune
@@ -815,8 +827,8 @@ func (q *queryPlan) session(br *blockReader, mt *matcher, st *segState, it *item
 func (q *queryPlan) windows(br *blockReader, mt *matcher, tb []byte) {
 	k := 0
 	rest := len(q.needle) - q.partOff - len(q.part)
-	for at := 0; at < len(br.folded); {
-		j := bytes.Index(br.folded[at:], q.part)
+	for at := 0; at < len(tb); {
+		j := indexAtom(tb[at:], q.partS, &q.partProbe)
 		if j < 0 {
 			return
 		}
@@ -859,10 +871,22 @@ func (q *queryPlan) block(br *blockReader, mt *matcher, seg *segment, d uint32) 
 	}
 	tb := unsafe.Slice(unsafe.StringData(text), len(text))
 	var hay []byte
+	// find is the next match of the needle in hay from at, or -1.
+	find := func(at int) int {
+		if j := bytes.Index(hay[at:], q.needle); j >= 0 {
+			return at + j
+		}
+		return -1
+	}
 	if q.ascii {
-		br.folded = index.LowerASCII(br.folded[:0], tb)
-		hay = br.folded
-		if bytes.Index(hay, q.needle) < 0 {
+		hay = tb
+		find = func(at int) int {
+			if j := indexAtom(hay[at:], q.needleS, &q.probe); j >= 0 {
+				return at + j
+			}
+			return -1
+		}
+		if find(0) < 0 {
 			return nil
 		}
 		if err := br.events(text, recs, n); err != nil {
@@ -870,8 +894,7 @@ func (q *queryPlan) block(br *blockReader, mt *matcher, seg *segment, d uint32) 
 		}
 		br.foffs = append(br.foffs[:0], br.offs...)
 	} else if q.part != nil {
-		br.folded = index.LowerASCII(br.folded[:0], tb)
-		if bytes.Index(br.folded, q.part) < 0 {
+		if indexAtom(tb, q.partS, &q.partProbe) < 0 {
 			return nil
 		}
 		if err := br.events(text, recs, n); err != nil {
@@ -902,11 +925,10 @@ func (q *queryPlan) block(br *blockReader, mt *matcher, seg *segment, d uint32) 
 	// hit never spans two events.
 	k := 0
 	for at := 0; at < len(hay); {
-		j := bytes.Index(hay[at:], q.needle)
-		if j < 0 {
+		pos := find(at)
+		if pos < 0 {
 			break
 		}
-		pos := at + j
 		for k+1 < len(br.foffs) && br.foffs[k+1] <= pos {
 			k++
 		}
