@@ -61,14 +61,13 @@ func searchIndexed(query string, per, workers int, opts Options) (Result, error)
 			s.lists[i] = ss
 		}()
 	}
-	m := loadManifest(dir)
-	s.cache = &cacheFile{Files: make(map[string]*fileAnswer, len(m.Entries))}
-	answers := make([]fileAnswer, len(m.Entries)) // one allocation, not one per file
-	k := 0
-	for p, e := range m.Entries {
-		answers[k] = fileAnswer{Key: e.Key, Deps: e.Deps, ent: e}
-		s.cache.Files[p] = &answers[k]
-		k++
+	m, paths, ents := loadManifestList(dir)
+	s.cache = &cacheFile{Files: make(map[string]*fileAnswer, len(paths))}
+	answers := make([]fileAnswer, len(paths)) // one allocation, not one per file
+	for i, p := range paths {
+		e := &ents[i]
+		answers[i] = fileAnswer{Key: e.Key, Deps: e.Deps, ent: e}
+		s.cache.Files[p] = &answers[i]
 	}
 	var budget atomic.Int64
 	budget.Store(buildBudget)
@@ -104,6 +103,8 @@ func searchIndexed(query string, per, workers int, opts Options) (Result, error)
 		newSegs = map[string]int64{}
 		errs    []string
 		settled []settledEntry
+		// known counts the listed files the manifest has an entry for.
+		known atomic.Int64
 	)
 	for range workers {
 		wg.Add(1)
@@ -132,6 +133,7 @@ func searchIndexed(query string, per, workers int, opts Options) (Result, error)
 				b, mine = newSegBuilder(), mine[:0]
 			}
 			var local Stats
+			var localKnown int64
 			for bt := range batches {
 				src := &s.srcs[bt.src]
 				list := s.lists[bt.src][bt.lo:bt.hi]
@@ -145,7 +147,11 @@ func searchIndexed(query string, per, workers int, opts Options) (Result, error)
 					if proven != nil && proven[k] != nil {
 						sl.ent = proven[k].ent
 						local.Cached++
+						localKnown++
 						continue
+					}
+					if !src.everyTime && s.cache.Files[sess.Path] != nil {
+						localKnown++
 					}
 					if src.everyTime {
 						a := &fileAnswer{}
@@ -198,6 +204,7 @@ func searchIndexed(query string, per, workers int, opts Options) (Result, error)
 				}
 			}
 			flush()
+			known.Add(localKnown)
 			mu.Lock()
 			settled = append(settled, ws.settled...)
 			stats.Cached += local.Cached
@@ -230,7 +237,7 @@ func searchIndexed(query string, per, workers int, opts Options) (Result, error)
 			}
 		}
 	}
-	reuse = reuse && indexed == len(m.Entries)
+	reuse = reuse && indexed == len(paths)
 	akey := ""
 	if reuse {
 		akey = answerKey(query, per, opts.Limit)
@@ -327,12 +334,8 @@ func searchIndexed(query string, per, workers int, opts Options) (Result, error)
 		cut = q.verify(items, segs, opts.Limit, workers)
 	}
 
-	listed := map[string]bool{}
 	var entryErrs []string
 	for k, it := range items {
-		if !it.everyTime {
-			listed[it.sess.Path] = true
-		}
 		stats.Files++
 		if it.ent != nil {
 			stats.Bytes += it.ent.Key.Size
@@ -359,14 +362,16 @@ func searchIndexed(query string, per, workers int, opts Options) (Result, error)
 	if reuse && len(damaged) == 0 {
 		storeAnswer(dir, akey, m.Gen, kept{Sessions: res.Sessions, Errors: entryErrs, More: res.More})
 	}
-	gone := false
-	for p := range m.Entries {
-		if !listed[p] {
-			gone = true
-			break
-		}
-	}
+	// A manifest entry no listed file matched: its file is gone (or no
+	// longer listed). Paths in a listing are distinct.
+	gone := known.Load() < int64(len(paths))
 	if len(fresh) > 0 || len(damaged) > 0 || gone || len(settled) > 0 {
+		listed := make(map[string]bool, len(items))
+		for _, it := range items {
+			if !it.everyTime {
+				listed[it.sess.Path] = true
+			}
+		}
 		dropUnmasked(opts.CacheDir)
 		if err := commit(dir, fresh, newSegs, listed, damaged, settled); err != nil {
 			res.Errors = append(res.Errors, err.Error())
@@ -785,35 +790,44 @@ func (q *queryPlan) verify(items []*item, segs *segSet, limit, workers int) int 
 }
 
 // session verifies one session's candidate blocks.
-func (q *queryPlan) session(br *blockReader, mt *matcher, st *segState, it *item) (a *fileAnswer, err error) {
+func (q *queryPlan) session(br *blockReader, mt *matcher, st *segState, it *item) (*fileAnswer, error) {
+	if err := q.entryMatches(br, mt, st, it.ent); err != nil {
+		return nil, err
+	}
+	a := &fileAnswer{Key: it.ent.Key}
+	mt.finish(it.sess, a)
+	return a, nil
+}
+
+// entryMatches hands mt (initialized with the plan's query and per) every
+// event of e's candidate blocks that holds the query, in stored order;
+// shared by searches and SessionMatches (session.go).
+func (q *queryPlan) entryMatches(br *blockReader, mt *matcher, st *segState, e *entry) (err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
-			a, err = nil, fmt.Errorf("%v: %w", r, errSegment)
+			err = fmt.Errorf("%v: %w", r, errSegment)
 		}
 	}()
-	e := it.ent
 	docs, all, err := st.blocksOf(e)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	mt.init(q.query, q.per)
 	if all {
 		for d := e.First; d < e.First+e.Blocks; d++ {
 			if err := q.block(br, mt, st.seg, d); err != nil {
-				return nil, err
+				return err
 			}
 		}
 	} else {
 		for _, d := range docs {
 			if err := q.block(br, mt, st.seg, d); err != nil {
-				return nil, err
+				return err
 			}
 		}
 	}
-	a = &fileAnswer{Key: e.Key}
-	mt.finish(it.sess, a)
-	return a, nil
+	return nil
 }
 
 // windows finds the events holding a non-ASCII query through its ASCII
