@@ -1,6 +1,7 @@
 package search
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -91,5 +92,39 @@ func TestIndexSettlesRacyKeys(t *testing.T) {
 		if !sameEntry(e, before.Entries[p]) {
 			t.Errorf("%s: settling changed the entry: %+v, was %+v", p, e, before.Entries[p])
 		}
+	}
+}
+
+// TestIndexForgetsDeletedFiles: a session file deleted since the index
+// was written leaves the manifest at the next search, and is not answered.
+func TestIndexForgetsDeletedFiles(t *testing.T) {
+	res := genCorpus(t, 1<<20, 6)
+	opts := indexOpts(t, sourcesFor(res.Layout))
+	dir := filepath.Join(opts.CacheDir, indexDirName)
+	first, err := Search(res.Needle, opts)
+	if err != nil || len(first.Sessions) == 0 {
+		t.Fatalf("%v %v", first.Sessions, err)
+	}
+	gone := first.Sessions[0].Session.Path
+	if loadManifest(dir).Entries[gone] == nil {
+		t.Fatalf("%s is not in the index", gone)
+	}
+	if err := os.Remove(gone); err != nil {
+		t.Fatal(err)
+	}
+	after, err := Search(res.Needle, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range after.Sessions {
+		if s.Session.Path == gone {
+			t.Errorf("the deleted %s is still answered", gone)
+		}
+	}
+	if len(after.Sessions) != len(first.Sessions)-1 {
+		t.Errorf("%d sessions after deleting one of %d", len(after.Sessions), len(first.Sessions))
+	}
+	if e := loadManifest(dir).Entries[gone]; e != nil {
+		t.Errorf("the manifest still has the deleted %s: %+v", gone, e)
 	}
 }

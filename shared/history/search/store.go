@@ -100,34 +100,56 @@ const manifestMagic = "nsm\x00"
 // loadManifest reads dir's manifest; a missing, torn or foreign one is an
 // empty manifest (every session is decoded again, never guessed).
 func loadManifest(dir string) *manifest {
-	m := &manifest{Segs: map[string]int64{}, Entries: map[string]*entry{}}
+	m, paths, ents := loadManifestList(dir)
+	return m.withEntries(paths, ents)
+}
+
+// withEntries sets m.Entries from lists as decodeManifestList returns them.
+func (m *manifest) withEntries(paths []string, ents []entry) *manifest {
+	m.Entries = make(map[string]*entry, len(paths))
+	for i, p := range paths {
+		m.Entries[p] = &ents[i]
+	}
+	return m
+}
+
+// loadManifestList is loadManifest with the entries as two lists (paths[i]
+// is ents[i]'s file) and m.Entries nil: a search puts them in its own table
+// of answers, and a table of paths is built once, not twice.
+func loadManifestList(dir string) (*manifest, []string, []entry) {
 	data, err := os.ReadFile(filepath.Join(dir, manifestName))
-	if err != nil {
-		return m
+	if err == nil {
+		if m, paths, ents, err := decodeManifestList(data); err == nil {
+			return m, paths, ents
+		}
 	}
-	got, err := decodeManifest(data)
-	if err != nil {
-		return m
-	}
-	return got
+	return &manifest{Segs: map[string]int64{}}, nil, nil
 }
 
 func decodeManifest(data []byte) (*manifest, error) {
+	m, paths, ents, err := decodeManifestList(data)
+	if err != nil {
+		return nil, err
+	}
+	return m.withEntries(paths, ents), nil
+}
+
+func decodeManifestList(data []byte) (*manifest, []string, []entry, error) {
 	if len(data) < len(manifestMagic)+4 || string(data[:len(manifestMagic)]) != manifestMagic {
-		return nil, errCacheFormat
+		return nil, nil, nil, errCacheFormat
 	}
 	body := data[:len(data)-4]
 	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
-		return nil, errCacheFormat
+		return nil, nil, nil, errCacheFormat
 	}
 	r := &cacheReader{s: unsafe.String(unsafe.SliceData(body), len(body))[len(manifestMagic):]}
 	if r.uint() != storeFormat || r.str() != version.Version {
-		return nil, errCacheFormat
+		return nil, nil, nil, errCacheFormat
 	}
 	gen := r.uint()
 	ns := r.uint()
 	if r.err != nil || ns > uint64(len(r.s)) {
-		return nil, errCacheFormat
+		return nil, nil, nil, errCacheFormat
 	}
 	m := &manifest{Gen: gen, Segs: make(map[string]int64, ns)}
 	for range ns {
@@ -136,13 +158,13 @@ func decodeManifest(data []byte) (*manifest, error) {
 	}
 	ne := r.uint()
 	if r.err != nil || ne > uint64(len(r.s)) {
-		return nil, errCacheFormat
+		return nil, nil, nil, errCacheFormat
 	}
-	m.Entries = make(map[string]*entry, ne)
 	ents := make([]entry, ne)
+	paths := make([]string, ne)
 	for i := range ents {
 		e := &ents[i]
-		path := r.str()
+		paths[i] = r.str()
 		e.Key = r.key()
 		flags := r.byte()
 		if flags&flagErr != 0 {
@@ -151,7 +173,7 @@ func decodeManifest(data []byte) (*manifest, error) {
 		if flags&flagDeps != 0 {
 			nd := r.uint()
 			if nd > uint64(len(r.s)) {
-				return nil, errCacheFormat
+				return nil, nil, nil, errCacheFormat
 			}
 			e.Deps = make(map[string]FileKey, nd)
 			for range nd {
@@ -164,20 +186,19 @@ func decodeManifest(data []byte) (*manifest, error) {
 			e.First = uint32(r.uint())
 			e.Blocks = uint32(r.uint())
 			if _, ok := m.Segs[e.Seg]; !ok {
-				return nil, errCacheFormat
+				return nil, nil, nil, errCacheFormat
 			}
 		}
 		e.Updated = r.int()
 		e.Racy = flags&flagRacy != 0
 		if r.err != nil {
-			return nil, errCacheFormat
+			return nil, nil, nil, errCacheFormat
 		}
-		m.Entries[path] = e
 	}
 	if r.err != nil || len(r.s) != 0 {
-		return nil, errCacheFormat
+		return nil, nil, nil, errCacheFormat
 	}
-	return m, nil
+	return m, paths, ents, nil
 }
 
 // encode lays the manifest out; a new generation is drawn when newGen (the
