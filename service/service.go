@@ -38,6 +38,9 @@ type Service struct {
 	notes *notes.Store
 	host  Harnesses
 	roots map[string][]string
+	// searchCache is the search index folder history_list reads
+	// (WithSearchCache); "" reads none.
+	searchCache string
 }
 
 // Option configures a Service.

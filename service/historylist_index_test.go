@@ -1,0 +1,169 @@
+package service_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/notesoup/notesoup/harness/builtins"
+	"github.com/notesoup/notesoup/service"
+	"github.com/notesoup/notesoup/shared/history"
+)
+
+// samplesRoot is where each harness's recordings under samples/ keep
+// their sessions (the folder a harness root names).
+var samplesRoot = map[string]string{
+	"claude": "claude/projects",
+	"pi":     "pi/sessions",
+	"codex":  "codex/sessions",
+	"gemini": "gemini/.gemini/tmp",
+}
+
+// indexedServices copies the transcripts under testdata/transcripts (or,
+// with samples, the recordings under samples/: the same session ids, so
+// never both at once) into a temporary root per harness and returns two
+// in-process services over them: one that reads the search index under
+// cache, one with no index; and cache, with the index built by a search.
+func indexedServices(t *testing.T, samples bool) (withIndex, without *service.Service, cache string) {
+	t.Helper()
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Setenv("NOTESOUP_HOME", t.TempDir())
+	base := t.TempDir()
+	var opts []service.Option
+	for _, h := range builtins.Names() {
+		var roots []string
+		if src := filepath.Join(repoRoot(), "testdata", "transcripts", h); !samples && dirExists(src) {
+			dst := filepath.Join(base, h, "testdata")
+			if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
+				t.Fatal(err)
+			}
+			roots = append(roots, dst)
+		}
+		if rel, ok := samplesRoot[h]; ok && samples {
+			dst := filepath.Join(base, h, "samples")
+			if err := os.CopyFS(dst, os.DirFS(filepath.Join(repoRoot(), "samples", rel))); err != nil {
+				t.Fatal(err)
+			}
+			roots = append(roots, dst)
+		}
+		if len(roots) == 0 {
+			roots = []string{t.TempDir()}
+		}
+		opts = append(opts, service.WithRoots(h, roots...))
+	}
+	cache = t.TempDir()
+	home := service.WithHome(filepath.Join(t.TempDir(), "home"))
+	var err error
+	withIndex, err = service.New(&builtins.Local{}, append(opts, home, service.WithSearchCache(cache))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	without, err = service.New(&builtins.Local{}, append(opts, home)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := withIndex.Search(context.Background(), "the", service.SearchOptions{CacheDir: cache}); err != nil {
+		t.Fatal(err)
+	}
+	return withIndex, without, cache
+}
+
+func dirExists(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}
+
+// listJSON is a page (or error) as a front end sees it: the JSON of the
+// page and its text, or the error.
+func listJSON(t *testing.T, s *service.Service, sel string, q history.ListQuery) string {
+	t.Helper()
+	page, _, err := s.HistoryList(context.Background(), service.Caller{}, history.ListArgs{Session: sel, ListQuery: q}, nil)
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	b, err := json.Marshal(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b) + "\n" + page.Text
+}
+
+// TestHistoryListIndexMatchesDecode lists every session of every recorded
+// transcript with a table of queries and paging shapes, from the search
+// index and by decoding, and requires the same page byte for byte. Times
+// are compared in a zone that is not UTC, so an instant read back from the
+// index in another zone than the decode's shows.
+func TestHistoryListIndexMatchesDecode(t *testing.T) {
+	defer func(l *time.Location) { time.Local = l }(time.Local)
+	time.Local = time.FixedZone("test+0530", 5*3600+1800)
+	for _, samples := range []bool{false, true} {
+		name := "testdata"
+		if samples {
+			name = "samples"
+		}
+		t.Run(name, func(t *testing.T) { listIndexMatchesDecode(t, samples) })
+	}
+}
+
+func listIndexMatchesDecode(t *testing.T, samples bool) {
+	withIndex, without, _ := indexedServices(t, samples)
+	ctx := context.Background()
+	sessions, err := without.Sessions(ctx, history.SessionQuery{})
+	if err != nil && len(sessions) == 0 {
+		t.Fatal(err)
+	}
+	queries := []string{
+		"the",              // common
+		"THE",              // upper case
+		"greeting",         // rarer
+		"—",                // non-ASCII (an em dash, in many recordings)
+		"’s",               // non-ASCII with an ASCII part
+		"zq-found-nowhere", // nowhere
+		"bash",             // a tool name (Claude)
+		"read",             // a tool name (Pi) and a word
+		"shell",            // a tool name (Codex)
+	}
+	shapes := []history.ListQuery{
+		{},
+		{Limit: 1},
+		{Limit: 3},
+		{Oldest: true, Limit: 2},
+		{After: 3, Limit: 2},
+		{After: 1000},
+		{Before: 12, Limit: 3},
+		{Before: 1},
+		{Before: 2, Limit: 1},
+		{Roles: []history.Role{history.RoleUser}},
+		{Roles: []history.Role{history.RoleTool}, Limit: 4},
+		{Window: "1", Limit: 5},
+		{Window: "2"},
+	}
+	hits, compared := 0, 0
+	for _, sess := range sessions {
+		sel := service.SessionRef(sess)
+		for _, query := range queries {
+			if service.IndexAnswers(ctx, withIndex, service.Caller{}, sel, query) {
+				hits++
+			}
+			for _, shape := range shapes {
+				shape.Query = query
+				got := listJSON(t, withIndex, sel, shape)
+				want := listJSON(t, without, sel, shape)
+				compared++
+				if got != want {
+					t.Errorf("%s %+v:\nindex:  %s\ndecode: %s", sel, shape, got, want)
+				}
+			}
+		}
+	}
+	// Most sessions are indexed (those of harnesses with unnamed forks are
+	// decoded on every search, and so here): the index path must be taken.
+	if hits < len(queries)*len(sessions)/2 {
+		t.Errorf("the index answered %d of %d (session, query) pairs; want most", hits, len(queries)*len(sessions))
+	}
+	t.Logf("%d sessions, %d pages compared, %d (session, query) pairs from the index", len(sessions), compared, hits)
+}
