@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -166,4 +167,103 @@ func listIndexMatchesDecode(t *testing.T, samples bool) {
 		t.Errorf("the index answered %d of %d (session, query) pairs; want most", hits, len(queries)*len(sessions))
 	}
 	t.Logf("%d sessions, %d pages compared, %d (session, query) pairs from the index", len(sessions), compared, hits)
+}
+
+// TestHistoryListIndexSeesChanges changes an indexed session between two
+// history_list calls, by an append and by a rewrite in place at the same
+// size and modification time, and requires the second call to show the
+// file as it is now, never the index's stale copy.
+func TestHistoryListIndexSeesChanges(t *testing.T) {
+	const sel = "pi:01a236a6-a2de-75bd-a83e-3ff443212984"
+	ctx := context.Background()
+	list := func(s *service.Service, query string) []string {
+		t.Helper()
+		page, sess, err := s.HistoryList(ctx, service.Caller{}, history.ListArgs{Session: sel, ListQuery: history.ListQuery{Query: query}}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sess.Path == "" {
+			t.Fatal("no session path")
+		}
+		var out []string
+		for _, e := range page.Entries {
+			out = append(out, e.Snippet)
+		}
+		return out
+	}
+	pathOf := func(s *service.Service) string {
+		_, sess, err := s.HistoryList(ctx, service.Caller{}, history.ListArgs{Session: sel}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sess.Path
+	}
+
+	t.Run("append", func(t *testing.T) {
+		withIndex, _, _ := indexedServices(t, false)
+		if !service.IndexAnswers(ctx, withIndex, service.Caller{}, sel, "milk") {
+			t.Fatal("the index does not answer the session before the change")
+		}
+		if got := list(withIndex, "zqappended"); len(got) != 0 {
+			t.Fatalf("before the append: %q", got)
+		}
+		f, err := os.OpenFile(pathOf(withIndex), os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = f.WriteString(`{"type":"message","id":"aa000001","parentId":"702da192","timestamp":"2026-12-02T12:08:00.000Z","message":{"role":"user","content":[{"type":"text","text":"zqappended word"}],"timestamp":1796213280000}}` + "\n")
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := list(withIndex, "zqappended"); len(got) != 1 || got[0] != "zqappended word" {
+			t.Fatalf("after the append: %q, want the appended message", got)
+		}
+		if service.IndexAnswers(ctx, withIndex, service.Caller{}, sel, "milk") {
+			t.Error("the index answers a session that changed since it was indexed")
+		}
+	})
+
+	t.Run("rewrite same size and mtime", func(t *testing.T) {
+		withIndex, _, _ := indexedServices(t, false)
+		if got := list(withIndex, "milk"); len(got) == 0 {
+			t.Fatal("no match for milk before the rewrite")
+		}
+		path := pathOf(withIndex)
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		changed := strings.ReplaceAll(string(data), "milk", "silk")
+		if changed == string(data) {
+			t.Fatal("the transcript no longer mentions milk; the test's rewrite no longer applies")
+		}
+		// In place: same inode, same size, the old modification time.
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = f.WriteAt([]byte(changed), 0)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(path, fi.ModTime(), fi.ModTime()); err != nil {
+			t.Fatal(err)
+		}
+		if got := list(withIndex, "milk"); len(got) != 0 {
+			t.Errorf("after the rewrite, milk still lists %q (stale index)", got)
+		}
+		if got := list(withIndex, "silk"); len(got) == 0 {
+			t.Error("after the rewrite, silk lists nothing")
+		}
+	})
 }
