@@ -15,7 +15,8 @@ func init() {
 
 // serviceOver returns the service over h; closeFn releases h.
 func serviceOver(h service.Harnesses, closeFn func(), opts ...service.Option) (*service.Service, func(), error) {
-	s, err := service.New(h, opts...)
+	// history_list reads the index notesoup search keeps (never writes it).
+	s, err := service.New(h, append([]service.Option{service.WithSearchCache(service.DefaultSearchCache())}, opts...)...)
 	if err != nil {
 		closeFn()
 		return nil, nil, err
