@@ -77,17 +77,17 @@ var (
 type slotKind uint8
 
 const (
-	slotUUID     slotKind = iota // idx: unit.uuids
-	slotAgent                    // idx: unit.agents
-	slotProject                  // projectToken
-	slotMarker                   // markerToken
-	slotISO                      // t, frac digits
-	slotPiTime                   // t, as in a Pi file name
-	slotCodexDay                 // t, YYYY/MM/DD
-	slotCodexTime                // t, as in a rollout's file name
-	slotMillis                   // n
-	slotSeconds                  // n
-	slotPiParent                 // idx: unit.samples (the parent file)
+	slotUUID      slotKind = iota // idx: unit.uuids
+	slotAgent                     // idx: unit.agents
+	slotProject                   // projectToken
+	slotMarker                    // markerToken
+	slotISO                       // t, frac digits
+	slotPiTime                    // t, as in a Pi file name
+	slotCodexDay                  // t, YYYY/MM/DD
+	slotCodexTime                 // t, as in a rollout's file name
+	slotMillis                    // n
+	slotSeconds                   // n
+	slotPiParent                  // idx: unit.samples (the parent file)
 )
 
 // slot is one rewritten span [off, end) of a template.
