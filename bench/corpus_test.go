@@ -93,6 +93,9 @@ func scanCorpus(dir string) (corpusInfo, error) {
 			if err != nil || d.IsDir() || filepath.Ext(p) != ".jsonl" {
 				return err
 			}
+			if filepath.Base(filepath.Dir(p)) == "subagents" {
+				return nil // a Claude subagent transcript (the replica has them) is read with its session, not as one
+			}
 			fi, err := d.Info()
 			if err != nil {
 				return err

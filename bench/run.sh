@@ -6,7 +6,9 @@
 #   BENCH_SIZE=1G BENCH_DIR=/tmp/notesoup-bench bench/run.sh
 #
 # The generated corpus lives in $BENCH_DIR (never in the repository) and is
-# reused while its size and seed are unchanged. On a shared machine every
+# reused while its size and seed are unchanged. BENCH_CORPUS=replica uses
+# the second corpus instead: copies of the real transcripts in samples/ with
+# new ids (bench/cmd/replica), in $BENCH_DIR/replica-$BENCH_SIZE. On a shared machine every
 # figure carries the load average measured next to it, and CPU time where
 # wall time only measures the neighbours.
 set -euo pipefail
@@ -14,6 +16,7 @@ set -euo pipefail
 BENCH_DIR=${BENCH_DIR:-${TMPDIR:-/tmp}/notesoup-bench}
 BENCH_SIZE=${BENCH_SIZE:-1G}
 BENCH_SEED=${BENCH_SEED:-1}
+BENCH_CORPUS=${BENCH_CORPUS:-generated} # generated (testkit/cmd/corpus) or replica (bench/cmd/replica)
 BENCH_RUNS=${BENCH_RUNS:-5}
 BENCH_COUNT=${BENCH_COUNT:-6}       # go test -count: benchstat needs 6 for an interval
 MEM_SIZE=${MEM_SIZE:-200M}          # the single transcript of the memory figure
@@ -49,17 +52,36 @@ log "building"
 (cd "$root" && CGO_ENABLED=0 $GO build -tags light -o "$BENCH_DIR/bin/notesoup" ./cmd/notesoup &&
 	CGO_ENABLED=0 $GO build -o "$BENCH_DIR/bin/notesoup-host" ./cmd/notesoup &&
 	$GO build -o "$BENCH_DIR/bin/corpus" ./testkit/cmd/corpus &&
+	$GO build -o "$BENCH_DIR/bin/replica" ./bench/cmd/replica &&
 	$GO build -o "$BENCH_DIR/bin/decodeall" ./bench/cmd/decodeall)
 NS=$BENCH_DIR/bin/notesoup
 NSFULL=$BENCH_DIR/bin/notesoup-host
 
-corpus=$BENCH_DIR/corpus-$BENCH_SIZE-$BENCH_SEED
-if [ ! -f "$corpus/corpus.json" ]; then
-	log "generating a $BENCH_SIZE corpus (seed $BENCH_SEED) in $corpus"
-	rm -rf "$corpus"
-	"$BENCH_DIR/bin/corpus" -dir "$corpus" -size "$BENCH_SIZE" -seed "$BENCH_SEED" >"$corpus.json.tmp"
-	mv "$corpus.json.tmp" "$corpus/corpus.json"
-fi
+case $BENCH_CORPUS in
+generated)
+	corpus=$BENCH_DIR/corpus-$BENCH_SIZE-$BENCH_SEED
+	if [ ! -f "$corpus/corpus.json" ]; then
+		log "generating a $BENCH_SIZE corpus (seed $BENCH_SEED) in $corpus"
+		rm -rf "$corpus"
+		"$BENCH_DIR/bin/corpus" -dir "$corpus" -size "$BENCH_SIZE" -seed "$BENCH_SEED" >"$corpus.json.tmp"
+		mv "$corpus.json.tmp" "$corpus/corpus.json"
+	fi
+	;;
+replica)
+	# Reused while its size and seed are unchanged (the seed is in corpus.json).
+	corpus=$BENCH_DIR/replica-$BENCH_SIZE
+	if [ ! -f "$corpus/corpus.json" ] || [ "$(jq -r .seed "$corpus/corpus.json")" != "$BENCH_SEED" ]; then
+		log "replicating samples/ to $BENCH_SIZE (seed $BENCH_SEED) in $corpus"
+		rm -rf "$corpus"
+		"$BENCH_DIR/bin/replica" -samples "$root/samples" -dir "$corpus" -size "$BENCH_SIZE" -seed "$BENCH_SEED" >"$corpus.json.tmp"
+		mv "$corpus.json.tmp" "$corpus/corpus.json"
+	fi
+	;;
+*)
+	log "BENCH_CORPUS=$BENCH_CORPUS: use generated or replica"
+	exit 2
+	;;
+esac
 home=$corpus/home
 CL=$home/.claude/projects PI=$home/.pi/agent/sessions CX=$home/.codex/sessions
 needle=$(jq -r .needle "$corpus/corpus.json")
@@ -145,7 +167,11 @@ if step newquery; then
 		"$NS" "$needle" "${roots[@]}" --cache-dir "$idx"
 	du -sb "$idx" | cut -f1 >"$out/index-build.bytes"
 	du -sb "$CL" "$PI" "$CX" | awk '{s+=$1} END {print s}' >"$out/corpus.bytes"
-	queries=("$needle" "${BENCH_Q_NOWHERE:-zqxj nowhere 80417}" "${BENCH_Q_COMMON:-go test ./...}" "${BENCH_Q_NONASCII:-café}")
+	# A corpus that names its own common and non-ASCII queries (the
+	# replica's "common", "nonascii") has them as the defaults.
+	qcommon=$(jq -r '.common // "go test ./..."' "$corpus/corpus.json")
+	qnonascii=$(jq -r '.nonascii // "café"' "$corpus/corpus.json")
+	queries=("$needle" "${BENCH_Q_NOWHERE:-zqxj nowhere 80417}" "${BENCH_Q_COMMON:-$qcommon}" "${BENCH_Q_NONASCII:-$qnonascii}")
 	names=(rare nowhere common nonascii)
 	dejaenv=()
 	if [ -n "$DEJA" ]; then
@@ -242,6 +268,8 @@ if step helper; then
 	# The same page with the 1 GB corpus's Claude sessions as the roots: the
 	# cost of one history call must not grow with the sessions on the machine.
 	big=$(find "$CL" -name '*.jsonl' -size +200k | sort | sed -n 1p) # sed reads all: no SIGPIPE under pipefail
+	# The replica's transcripts are all smaller: its largest main session.
+	[ -n "$big" ] || big=$(find "$CL" -name '*.jsonl' -not -path '*/subagents/*' -printf '%s %p\n' | sort -k1,1nr -k2 | sed -n 1p | cut -d' ' -f2-)
 	printf '%s' '{"v":1,"op":"history.list","args":{"session":"claude:'"$(basename "$big" .jsonl)"'","limit":20}}' >"$hdir/history-list-corpus.json"
 	cmds+=(-n "notesoup helper history-list over the corpus" "CLAUDE_CONFIG_DIR=$home/.claude $NS helper <$hdir/history-list-corpus.json")
 	hf helper --warmup 5 --runs "${BENCH_HELPER_RUNS:-60}" "${cmds[@]}" \
