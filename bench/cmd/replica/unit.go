@@ -271,7 +271,8 @@ func appendPiTime(dst []byte, t time.Time) []byte {
 // codexPath makes the template of a rollout's path YYYY/MM/DD/rollout-
 // <time>-<id>.jsonl: its folders follow the (shifted) time in its name.
 func codexPath(rel string, u *unit, uuidIdx map[string]int) (template, string, error) {
-	dir, base := path.Split(rel)
+	// The folders are derived from the time, as Codex writes them.
+	base := path.Base(rel)
 	m := codexNameRe.FindStringSubmatch(strings.TrimPrefix(base, "rollout-"))
 	if !strings.HasPrefix(base, "rollout-") || m == nil {
 		return template{}, "", fmt.Errorf("codex sample %s is not named rollout-<time>-<id>.jsonl", rel)
@@ -280,7 +281,6 @@ func codexPath(rel string, u *unit, uuidIdx map[string]int) (template, string, e
 	if err != nil {
 		return template{}, "", fmt.Errorf("codex sample %s: %w", rel, err)
 	}
-	_ = dir // the folders are derived from the time, as Codex writes them
 	id := m[2]
 	src := t.Format(codexDayLayout) + "/rollout-" + m[1] + "-" + id + ".jsonl"
 	tp := template{src: []byte(src)}
