@@ -2,6 +2,7 @@ package search
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -254,14 +255,20 @@ func searchIndexed(query string, per, workers int, opts Options) (Result, error)
 	// those decoded now or refused have their answers, the others are
 	// verified from the index in that order, two at a time, until Limit
 	// sessions with matches are complete.
-	items := make([]*item, 0, len(slots))
+	total := 0
+	for i := range slots {
+		total += len(slots[i])
+	}
+	items := make([]*item, 0, total)
+	backing := make([]item, 0, total) // one allocation, not one per session
 	for i := range slots {
 		for k := range slots[i] {
 			sl := &slots[i][k]
-			it := &item{sess: sl.sess, ans: sl.answer, ent: sl.ent, src: &s.srcs[i], everyTime: s.srcs[i].everyTime}
-			if it.ans == nil && it.ent == nil {
+			if sl.answer == nil && sl.ent == nil {
 				continue
 			}
+			backing = append(backing, item{sess: sl.sess, ans: sl.answer, ent: sl.ent, src: &s.srcs[i], everyTime: s.srcs[i].everyTime})
+			it := &backing[len(backing)-1]
 			if it.ans == nil {
 				e := it.ent
 				it.sess.Size = e.Key.Size
@@ -270,19 +277,20 @@ func searchIndexed(query string, per, workers int, opts Options) (Result, error)
 				} else if it.sess.Updated.IsZero() {
 					it.sess.Updated = time.Unix(0, e.Key.MTime)
 				}
-				if e.Err != "" || e.Blocks == 0 || fresh[it.sess.Path] != nil {
+				if e.Err != "" || e.Blocks == 0 || len(fresh) > 0 && fresh[it.sess.Path] != nil {
 					it.ans = &fileAnswer{Key: e.Key, Err: e.Err}
 				}
 			} else if it.ans.Hits != nil {
 				it.sess.Updated = it.ans.Hits.Session.Updated
 			}
+			it.updated = it.sess.Updated.UnixNano()
 			items = append(items, it)
 		}
 	}
 	// Paths are unique, so the order is total.
 	slices.SortFunc(items, func(a, b *item) int {
-		if c := b.sess.Updated.Compare(a.sess.Updated); c != 0 {
-			return c
+		if a.updated != b.updated {
+			return cmp.Compare(b.updated, a.updated)
 		}
 		return strings.Compare(a.sess.Path, b.sess.Path)
 	})
@@ -568,6 +576,7 @@ type item struct {
 	ent       *entry      // its manifest entry (nil: decoded every time)
 	ans       *fileAnswer // nil until known
 	everyTime bool
+	updated   int64 // sess.Updated in UnixNano, the order's key
 }
 
 // queryPlan is the query as blocks are verified against it: an ASCII query
@@ -752,6 +761,9 @@ func (q *queryPlan) verify(items []*item, segs *segSet, limit, workers int) int 
 			}
 		}
 	}
+	// Items are taken a few at a time: most are ruled out by the index
+	// alone, and one lock per item would cost more than the item.
+	const chunk = 16
 	var wg sync.WaitGroup
 	for range max(1, workers) {
 		wg.Add(1)
@@ -759,14 +771,22 @@ func (q *queryPlan) verify(items []*item, segs *segSet, limit, workers int) int 
 			defer wg.Done()
 			br := &blockReader{}
 			var mt matcher
+			var lastSeg string // the segment of the item before, and its state
+			var lastSt *segState
 			for !stop.Load() {
-				i := int(next.Add(1) - 1)
-				if i >= len(items) {
+				lo := int(next.Add(chunk) - chunk)
+				if lo >= len(items) {
 					return
 				}
-				it := items[i]
-				if it.ans == nil {
-					if st := segs.get(it.ent.Seg, q.query); st.err == nil {
+				hi := min(lo+chunk, len(items))
+				for _, it := range items[lo:hi] {
+					if it.ans != nil {
+						continue
+					}
+					if lastSt == nil || it.ent.Seg != lastSeg {
+						lastSeg, lastSt = it.ent.Seg, segs.get(it.ent.Seg, q.query)
+					}
+					if st := lastSt; st.err == nil {
 						a, err := q.session(br, &mt, st, it)
 						if err != nil {
 							st.damaged.Store(true)
@@ -776,7 +796,9 @@ func (q *queryPlan) verify(items []*item, segs *segSet, limit, workers int) int 
 					}
 				}
 				mu.Lock()
-				done[i] = true
+				for i := lo; i < hi; i++ {
+					done[i] = true
+				}
 				advance()
 				mu.Unlock()
 			}
@@ -789,8 +811,15 @@ func (q *queryPlan) verify(items []*item, segs *segSet, limit, workers int) int 
 	return cut
 }
 
+// noMatch is the answer of every session the index rules out (shared:
+// nothing changes an answer once given).
+var noMatch = &fileAnswer{}
+
 // session verifies one session's candidate blocks.
 func (q *queryPlan) session(br *blockReader, mt *matcher, st *segState, it *item) (*fileAnswer, error) {
+	if docs, all, err := st.blocksOf(it.ent); err == nil && !all && len(docs) == 0 {
+		return noMatch, nil
+	}
 	if err := q.entryMatches(br, mt, st, it.ent); err != nil {
 		return nil, err
 	}
