@@ -193,14 +193,10 @@ func (s *Service) HistoryList(ctx context.Context, c Caller, args history.ListAr
 		o.Render.ListHint = func(n history.ListQuery) string { return listCall(args.Session, n) }
 	}
 	o.Render.Answer = answerOf(ctx)
-	events := o.Projection.Events
 	// A query over a session the search index holds unchanged is answered
 	// from its matches there (historyindex.go), not a whole decode.
-	if matches, notice, ok := s.indexedMatches(ctx, c, o, args.Query); ok {
-		events = history.Slice(matches)
-		o.Render.Notice = func() string { return notice }
-	}
-	page, err := retrying(ctx, func() (history.Page, error) { return history.List(events, args.ListQuery, o.Render) })
+	o = s.Narrowed(ctx, c, o, args.Query)
+	page, err := retrying(ctx, func() (history.Page, error) { return history.List(o.Projection.Events, args.ListQuery, o.Render) })
 	if err != nil {
 		// The session's notice accompanies errors too.
 		return page, o.Session, errors.New(o.Render.Wrap(err.Error()))

@@ -30,6 +30,21 @@ func DefaultSearchCache() string {
 	return filepath.Join(base, "notesoup", "search")
 }
 
+// Narrowed returns o ready to list query's matches: when the search index
+// answers query over o's session exactly as the decode would
+// (indexedMatches), o's events are those matches and its notice the
+// session's; otherwise o is returned unchanged and lists by its decode.
+// Every front end that lists with a query goes through it (HistoryList, the
+// CLI's history list), so none decodes a whole session the index answers.
+func (s *Service) Narrowed(ctx context.Context, c Caller, o Opened, query string) Opened {
+	if matches, notice, ok := s.indexedMatches(ctx, c, o, query); ok {
+		o.Projection.Events = history.Slice(matches)
+		o.Projection.Summary = func() history.Summary { return history.Summary{Notice: notice} }
+		o.Render.Notice = func() string { return notice }
+	}
+	return o
+}
+
 // indexedMatches returns, from the search index, the events of o's session
 // that hold query, and the session's notice, when the index can answer
 // exactly as the decode would: a page of history_list with a query

@@ -266,17 +266,21 @@ func historySessions(args []string, stdout, stderr io.Writer) int {
 }
 
 // openSession resolves a selector and prepares its projection through the
-// harness plugin. The caller runs done when finished with it.
-func openSession(sel string, roots historyRoots) (history.Session, history.Projection, history.RenderOptions, func(), error) {
+// harness plugin; query, when not "", is the one history list lists, which
+// the search index may answer without a whole decode (Service.Narrowed).
+// The caller runs done when finished with it.
+func openSession(sel string, roots historyRoots, query string) (history.Session, history.Projection, history.RenderOptions, func(), error) {
 	svc, done, err := historyService(roots)
 	if err != nil {
 		return history.Session{}, history.Projection{}, history.RenderOptions{}, nil, err
 	}
-	o, err := svc.Open(context.Background(), service.Caller{ShowSecrets: roots.showSecrets}, sel)
+	ctx, c := context.Background(), service.Caller{ShowSecrets: roots.showSecrets}
+	o, err := svc.Open(ctx, c, sel)
 	if err != nil {
 		done()
 		return history.Session{}, history.Projection{}, history.RenderOptions{}, nil, err
 	}
+	o = svc.Narrowed(ctx, c, o, query)
 	return o.Session, o.Projection, o.Render, done, nil
 }
 
@@ -330,7 +334,7 @@ func historyList(args []string, stdout, stderr io.Writer) int {
 	if err := q.Validate(); err != nil {
 		return inv.usageErr("%v", err)
 	}
-	s, proj, ro, done, err := openSession(o.sel, o.roots)
+	s, proj, ro, done, err := openSession(o.sel, o.roots, q.Query)
 	if err != nil {
 		return inv.fail(err)
 	}
@@ -423,7 +427,7 @@ func historyRead(args []string, stdout, stderr io.Writer) int {
 	if err := o.q.Validate(); err != nil {
 		return inv.usageErr("%v", err)
 	}
-	s, proj, ro, done, err := openSession(o.sel, o.roots)
+	s, proj, ro, done, err := openSession(o.sel, o.roots, "")
 	if err != nil {
 		return inv.fail(err)
 	}
@@ -475,7 +479,7 @@ func historyState(args []string, stdout, stderr io.Writer) int {
 	if len(pos) > 0 {
 		return inv.usageErr("unexpected argument %q; name the session with --session SEL", pos[0])
 	}
-	s, proj, _, done, err := openSession(o.sel, o.roots)
+	s, proj, _, done, err := openSession(o.sel, o.roots, "")
 	if err != nil {
 		return inv.fail(err)
 	}
