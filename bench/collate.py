@@ -97,6 +97,7 @@ if have("index-build.cpu"):
                         "sessions": len((read_json("newquery-answer-%s.json" % n) or {}).get("sessions") or [])}
                     for n in ("rare", "nowhere", "common", "nonascii") if have("newquery-%s.txt" % n)},
         "after_append": {"cpu": cpu4("newquery-append.cpu"), "stats": open(os.path.join(out, "newquery-append.stats")).read().strip() if have("newquery-append.stats") else None},
+        "after_change": hyperfine("newquery-changed"),
     }
 for h in ("claude", "pi", "codex"):
     if have("decodeall-%s.json" % h):

@@ -221,14 +221,29 @@ if step newquery; then
 			/usr/bin/time -f '%U %S %e' -o "$out/newquery-deja-$n.cpu" "${dejaenv[@]}" "$DEJA" search --json "$q" >/dev/null || true
 		fi
 	done
-	# The first query after a file grew: append a Pi message to a copy's
-	# session (the corpus itself is left as generated), time one search.
+	# The first query after files changed, beside rg over the same files:
+	# a Pi session grew by one message (each run restores it and appends
+	# again, so every run finds it changed), and a new Claude session
+	# appeared (each run adds another copy of one under a new name). The
+	# corpus is restored afterwards.
 	live=$(find "$PI" -name '*.jsonl' | sort | sed -n 1p)
-	cp -p "$live" "$live.bench-orig"
-	printf '%s\n' '{"type":"message","id":"bench0001","parentId":null,"timestamp":"2026-12-02T10:00:00.000Z","message":{"role":"user","content":[{"type":"text","text":"bench appended zqxappend"}],"timestamp":1796208043000}}' >>"$live"
+	born=$(find "$CL" -name '*.jsonl' -not -path '*/subagents/*' | sort | sed -n 1p)
+	cp -p "$live" "$BENCH_DIR/live.bench-orig"
+	rm -f "$BENCH_DIR/born.list"
+	line='{"type":"message","id":"bench0001","parentId":null,"timestamp":"2026-12-02T10:00:00.000Z","message":{"role":"user","content":[{"type":"text","text":"bench appended zqxappend"}],"timestamp":1796208043000}}'
+	hf newquery-changed -i --runs "$BENCH_RUNS" --warmup 1 \
+		--prepare "cp -p $BENCH_DIR/live.bench-orig $live && printf '%s\\n' '$line' >>$live" \
+		--prepare "u=$(dirname "$born")/\$(cat /proc/sys/kernel/random/uuid).jsonl && cp -p $born \$u && echo \$u >>$BENCH_DIR/born.list" \
+		--prepare true \
+		-n "notesoup after an append" "NOTESOUP_SEARCH_INDEX=1 $NS search zqxappend ${roots[*]} --cache-dir $idx >/dev/null" \
+		-n "notesoup after a new session" "NOTESOUP_SEARCH_INDEX=1 $NS search zqxappend ${roots[*]} --cache-dir $idx >/dev/null" \
+		-n "rg -uu -F -i -c after a change" "rg -uu -F -i -c zqxappend $CL $PI $CX >/dev/null"
+	cp -p "$BENCH_DIR/live.bench-orig" "$live"
+	printf '%s\n' "$line" >>"$live"
 	echo "$(load)" >"$out/newquery-append.load"
 	NOTESOUP_SEARCH_INDEX=1 /usr/bin/time -f '%U %S %e %M' -o "$out/newquery-append.cpu" "$NS" search zqxappend "${roots[@]}" --cache-dir "$idx" --json --limit 0 --stats >"$out/newquery-append.json" 2>"$out/newquery-append.stats"
-	mv "$live.bench-orig" "$live"
+	mv "$BENCH_DIR/live.bench-orig" "$live"
+	[ -f "$BENCH_DIR/born.list" ] && xargs rm -f <"$BENCH_DIR/born.list" && rm -f "$BENCH_DIR/born.list"
 fi
 
 # 3. Listing sessions across harnesses.
