@@ -470,7 +470,8 @@ func (w *worker) indexFile(src *source, sess history.Session, b *segBuilder, bud
 	}
 	var events []history.Event
 	var last time.Time
-	for ev, err := range history.Project(src.Decoder, sess, history.DecodeOptions{}).Events {
+	proj := history.Project(src.Decoder, sess, history.DecodeOptions{})
+	for ev, err := range proj.Events {
 		if err != nil {
 			e.Err = err.Error()
 			events = nil
@@ -485,6 +486,9 @@ func (w *worker) indexFile(src *source, sess history.Session, b *segBuilder, bud
 		if ev = history.VisibleEvent(ev); history.Listable(ev) {
 			events = append(events, ev)
 		}
+	}
+	if e.Err == "" {
+		e.Notice = proj.Summary().Notice
 	}
 	if !last.IsZero() {
 		e.Updated = last.UnixNano()

@@ -50,7 +50,8 @@ const (
 	segSuffix    = ".nss"
 	// storeFormat changes whenever what is stored changes meaning.
 	// Format 5: entries say whether their key is racy (see racyWindow).
-	storeFormat = 5
+	// Format 6: entries keep the session's notice (Summary.Notice).
+	storeFormat = 6
 	// blockText bounds the searchable text of one index document: a
 	// query verifies whole blocks, so smaller blocks verify less text per
 	// candidate, and larger ones keep the posting lists short.
@@ -80,6 +81,10 @@ type entry struct {
 	Blocks uint32
 	// Updated is the newest event time (UnixNano), 0 when none had one.
 	Updated int64
+	// Notice is the decode's Summary.Notice (no head), which history_list
+	// shows with matches read from the index: for some harnesses (Pi) it
+	// depends on the whole file, so it is kept rather than decoded again.
+	Notice string
 	// Racy: the key (or a parent's) was taken within racyWindow of the
 	// file's change time, so only the tail hash proves it unchanged; the
 	// other entries are proven by a stat alone (see statProves).
@@ -190,6 +195,7 @@ func decodeManifestList(data []byte) (*manifest, []string, []entry, error) {
 			}
 		}
 		e.Updated = r.int()
+		e.Notice = r.str()
 		e.Racy = flags&flagRacy != 0
 		if r.err != nil {
 			return nil, nil, nil, errCacheFormat
@@ -252,6 +258,7 @@ func (m *manifest) encode(newGen bool) []byte {
 			b = binary.AppendUvarint(b, uint64(e.Blocks))
 		}
 		b = binary.AppendVarint(b, e.Updated)
+		b = appendStr(b, e.Notice)
 	}
 	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
 }
