@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -80,17 +79,8 @@ func (s *Service) indexedMatches(ctx context.Context, c Caller, o Opened, query 
 	}
 	src := search.FromHarness(ctx, hz, desc, s.roots[sess.Harness])
 	src.Harness = sess.Harness
-	events, ok = search.SessionMatches(src, sess, query, s.searchCache)
-	if !ok {
-		return nil, "", false
-	}
-	// The notice (Summary.Notice) is not in the index. Every harness
-	// computes its summary before it emits an event (the page a decode
-	// stops early shows the same notice as a whole one), so a decode
-	// stopped at its first event gives it.
-	sum, err := decoder{ctx, hz, s.roots[sess.Harness]}.Decode(sess, history.DecodeOptions{}, func(history.Event) error { return history.ErrStopped })
-	if err != nil && !errors.Is(err, history.ErrStopped) {
-		return nil, "", false
-	}
-	return events, sum.Notice, true
+	// The notice (Summary.Notice) comes from the index too: Pi's depends
+	// on the whole tree (the selected branch's gaps), so a decode for it
+	// would read the whole file again.
+	return search.SessionMatches(src, sess, query, s.searchCache)
 }

@@ -12,7 +12,8 @@ import (
 // sess's file and proves it, and the fork parents its entry records,
 // unchanged (as a search proves them), it returns, in stored (seq) order,
 // exactly the listable, masked events of the session for which
-// Matches(ev, query) holds, with ok true. It never writes the index: a
+// Matches(ev, query) holds, and the session's notice (the Summary.Notice
+// of its decode without a head), with ok true. It never writes the index: a
 // session the index does not hold, or cannot prove unchanged, is ok false,
 // and the caller decodes it as before; so is every error (a damaged
 // segment, an unreadable manifest). A session whose decode was refused
@@ -21,36 +22,36 @@ import (
 //
 // Event times are UTC: the index keeps instants, not the offset a
 // transcript wrote them with (the pinned CLIs write UTC).
-func SessionMatches(src Source, sess history.Session, query, cacheDir string) (events []history.Event, ok bool) {
+func SessionMatches(src Source, sess history.Session, query, cacheDir string) (events []history.Event, notice string, ok bool) {
 	if cacheDir == "" || query == "" || sess.Path == "" || !filepath.IsAbs(sess.Path) {
-		return nil, false
+		return nil, "", false
 	}
 	if src.Forks && src.Inherits == nil {
-		return nil, false // decoded on every search: the index never holds it
+		return nil, "", false // decoded on every search: the index never holds it
 	}
 	dir := filepath.Join(cacheDir, indexDirName)
 	m := loadManifest(dir)
 	e := m.Entries[sess.Path]
 	if e == nil || e.Err != "" {
-		return nil, false
+		return nil, "", false
 	}
 	if !proveEntry(src, sess.Path, e) {
-		return nil, false
+		return nil, "", false
 	}
 	if e.Blocks == 0 {
-		return []history.Event{}, true // no listable event
+		return []history.Event{}, e.Notice, true // no listable event
 	}
 	segs := &segSet{dir: dir, sizes: m.Segs, open: map[string]*segState{}}
 	defer segs.close()
 	st := segs.get(e.Seg, query)
 	if st.err != nil {
-		return nil, false
+		return nil, "", false
 	}
 	// Every match is kept (per unbounded): the page is chosen from them.
 	q := newQueryPlan(query, math.MaxInt)
 	var mt matcher
 	if err := q.entryMatches(&blockReader{}, &mt, st, e); err != nil {
-		return nil, false
+		return nil, "", false
 	}
 	events = make([]history.Event, len(mt.ring))
 	for i, ev := range mt.ring {
@@ -59,7 +60,7 @@ func SessionMatches(src Source, sess history.Session, query, cacheDir string) (e
 		}
 		events[i] = ev
 	}
-	return events, true
+	return events, e.Notice, true
 }
 
 // proveEntry says whether path, and the fork parents e records, are as e's
