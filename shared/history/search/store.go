@@ -51,7 +51,8 @@ const (
 	// storeFormat changes whenever what is stored changes meaning.
 	// Format 5: entries say whether their key is racy (see racyWindow).
 	// Format 6: entries keep the session's notice (Summary.Notice).
-	storeFormat = 6
+	// Format 7: entries name their segment by its number in the manifest.
+	storeFormat = 7
 	// blockText bounds the searchable text of one index document: a
 	// query verifies whole blocks, so smaller blocks verify less text per
 	// candidate, and larger ones keep the posting lists short.
@@ -157,9 +158,10 @@ func decodeManifestList(data []byte) (*manifest, []string, []entry, error) {
 		return nil, nil, nil, errCacheFormat
 	}
 	m := &manifest{Gen: gen, Segs: make(map[string]int64, ns)}
-	for range ns {
-		name := r.str()
-		m.Segs[name] = r.int()
+	names := make([]string, ns)
+	for i := range names {
+		names[i] = r.str()
+		m.Segs[names[i]] = r.int()
 	}
 	ne := r.uint()
 	if r.err != nil || ne > uint64(len(r.s)) {
@@ -187,12 +189,13 @@ func decodeManifestList(data []byte) (*manifest, []string, []entry, error) {
 			}
 		}
 		if flags&flagHits != 0 {
-			e.Seg = r.str()
-			e.First = uint32(r.uint())
-			e.Blocks = uint32(r.uint())
-			if _, ok := m.Segs[e.Seg]; !ok {
+			k := r.uint()
+			if k >= uint64(len(names)) {
 				return nil, nil, nil, errCacheFormat
 			}
+			e.Seg = names[k]
+			e.First = uint32(r.uint())
+			e.Blocks = uint32(r.uint())
 		}
 		e.Updated = r.int()
 		e.Notice = r.str()
@@ -220,12 +223,26 @@ func (m *manifest) encode(newGen bool) []byte {
 	}
 	b = binary.AppendUvarint(b, m.Gen)
 	b = binary.AppendUvarint(b, uint64(len(m.Segs)))
+	segNo := make(map[string]uint64, len(m.Segs)) // entries name their segment by number
 	for name, size := range m.Segs {
+		segNo[name] = uint64(len(segNo))
 		b = appendStr(b, name)
 		b = binary.AppendVarint(b, size)
 	}
-	b = binary.AppendUvarint(b, uint64(len(m.Entries)))
+	// An entry whose blocks are in no segment the manifest holds cannot
+	// be written (commit drops such entries first): it is left out, and
+	// its file decoded again by the next search.
+	n := 0
+	for _, e := range m.Entries {
+		if _, ok := segNo[e.Seg]; ok || e.Blocks == 0 {
+			n++
+		}
+	}
+	b = binary.AppendUvarint(b, uint64(n))
 	for path, e := range m.Entries {
+		if _, ok := segNo[e.Seg]; !ok && e.Blocks > 0 {
+			continue
+		}
 		b = appendStr(b, path)
 		b = appendKey(b, e.Key)
 		var flags byte
@@ -253,7 +270,7 @@ func (m *manifest) encode(newGen bool) []byte {
 			}
 		}
 		if e.Blocks > 0 {
-			b = appendStr(b, e.Seg)
+			b = binary.AppendUvarint(b, segNo[e.Seg])
 			b = binary.AppendUvarint(b, uint64(e.First))
 			b = binary.AppendUvarint(b, uint64(e.Blocks))
 		}
