@@ -14,16 +14,13 @@ import (
 	"path/filepath"
 	"unsafe"
 
+	"github.com/notesoup/notesoup/shared/filekey"
 	"github.com/notesoup/notesoup/shared/history"
 	"github.com/notesoup/notesoup/version"
 )
 
 // Cache geometry.
 const (
-	// tailBytes is how much of a file's end is hashed into its key. A
-	// transcript grows at the end, so its tail changes with every write
-	// even when a rewrite keeps the size and the clock is coarse.
-	tailBytes = 4 << 10
 	// cacheFormat changes whenever the cached answer's meaning or the
 	// file's layout does (a decoder's semantics, the entry shape, the
 	// tail hash), so old answers are dropped. Format 3: snippets are
@@ -32,34 +29,13 @@ const (
 	cacheFormat = 3
 )
 
-// FileKey is what proves a file unchanged since an answer was computed:
-// its size, modification time, inode and change time, and a hash of its
-// last tailBytes. The modification time can be set back (a rewrite in
-// place at the same size, then touch -d): the change time cannot, and a
-// file replaced by a rename has another inode.
-type FileKey struct {
-	Size  int64
-	MTime int64 // UnixNano
-	CTime int64 // UnixNano; 0 where the system does not say
-	Ino   uint64
-	// Tail is the CRC-32C of the tail in the high half and its CRC-32
-	// (IEEE) in the low half (see tailHash).
-	Tail uint64
-}
-
-// sameStat reports whether two keys agree on everything a stat gives:
-// only then is a tail worth reading.
-func (k FileKey) sameStat(o FileKey) bool {
-	return k.Size == o.Size && k.MTime == o.MTime && k.CTime == o.CTime && k.Ino == o.Ino
-}
-
 // fileAnswer is a cached answer for one file and one query.
 type fileAnswer struct {
-	Key FileKey
+	Key filekey.Key
 	// Deps are the files whose events this session inherits (a fork's
 	// parents), with their keys: the answer holds only while they are
 	// unchanged too.
-	Deps  map[string]FileKey
+	Deps  map[string]filekey.Key
 	Count int
 	// Hits are the session and its newest matching entries, for answers
 	// with matches (the only ones shown); nil for the others, most of a
@@ -106,52 +82,13 @@ func dropUnmasked(dir string) {
 	}
 }
 
-// tailHash hashes a file's tail for its key. It detects change; it is
-// not a security boundary (whoever can write the transcript can change
-// the answer anyway). Two CRCs of different polynomials are together a
-// 64-bit CRC with their product polynomial: every change confined to 64
-// consecutive bits is caught, any other change is missed with probability
-// about 2^-64, and size and modification time must match as well. Both
-// run on CRC instructions (SSE 4.2, PCLMULQDQ; ARMv8 CRC32), an order of
-// magnitude faster than SHA-256 over the 4 KiB of every file a warm
-// search reads.
-func tailHash(b []byte) uint64 {
-	return uint64(crc32.Checksum(b, castagnoli))<<32 | uint64(crc32.ChecksumIEEE(b))
-}
-
+// castagnoli is the CRC-32C table of the cache files' and the manifest's
+// checksums.
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
-// tailHashAt reads the last tailBytes of a file of the given size into buf
-// (at least tailBytes long) and hashes them.
-func tailHashAt(f rawFile, size int64, buf []byte) (uint64, error) {
-	n := min(int64(tailBytes), size)
-	got, err := f.ReadAt(buf[:n], size-n)
-	if err != nil && !errors.Is(err, io.EOF) {
-		return 0, err
-	}
-	// A file truncated under us hashes what is there; its next stat
-	// differs anyway.
-	return tailHash(buf[:got]), nil
-}
-
-// statKey computes a file's key from its stat and a read of its tail.
-func statKey(path string) (FileKey, error) { return keyWith(path, make([]byte, tailBytes)) }
-
-// keyWith is statKey reading the tail into buf (at least tailBytes).
-func keyWith(path string, buf []byte) (FileKey, error) {
-	f, st, err := openFile(path)
-	if err != nil {
-		return FileKey{}, err
-	}
-	defer f.Close()
-	k := st.key()
-	k.Tail, err = tailHashAt(f, k.Size, buf)
-	return k, err
-}
 
 // fresh reports whether a cached answer still holds: the file and every
 // file it depends on have the keys it was computed with.
-func (a *fileAnswer) fresh(key FileKey, keyFor func(string) (FileKey, error)) bool {
+func (a *fileAnswer) fresh(key filekey.Key, keyFor func(string) (filekey.Key, error)) bool {
 	if a == nil || a.Key != key {
 		return false
 	}
@@ -255,7 +192,7 @@ func decodeCache(data []byte, query string, limit int) (*cacheFile, error) {
 			if nd > uint64(len(r.s)) {
 				return nil, errCacheFormat
 			}
-			a.Deps = make(map[string]FileKey, nd)
+			a.Deps = make(map[string]filekey.Key, nd)
 			for range nd {
 				p := r.str()
 				a.Deps[p] = r.key()
@@ -359,7 +296,7 @@ func appendStr(b []byte, s string) []byte {
 	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
 }
 
-func appendKey(b []byte, k FileKey) []byte {
+func appendKey(b []byte, k filekey.Key) []byte {
 	b = binary.AppendVarint(b, k.Size)
 	b = binary.AppendVarint(b, k.MTime)
 	b = binary.AppendVarint(b, k.CTime)
@@ -411,8 +348,8 @@ func (r *cacheReader) str() string {
 	return s
 }
 
-func (r *cacheReader) key() FileKey {
-	k := FileKey{Size: r.int(), MTime: r.int(), CTime: r.int(), Ino: r.uint()}
+func (r *cacheReader) key() filekey.Key {
+	k := filekey.Key{Size: r.int(), MTime: r.int(), CTime: r.int(), Ino: r.uint()}
 	if len(r.s) < 8 {
 		r.fail()
 		return k

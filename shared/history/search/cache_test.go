@@ -9,18 +9,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/notesoup/notesoup/shared/filekey"
 	"github.com/notesoup/notesoup/shared/history"
 )
 
 func sampleCache() *cacheFile {
 	at := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
 	return &cacheFile{Query: "corpus-needle-1", Limit: 5, Files: map[string]*fileAnswer{
-		"/a/none.jsonl": {Key: FileKey{Size: 10, MTime: 20, Tail: 30}},
-		"/a/neg.jsonl":  {Key: FileKey{Size: 0, MTime: -5, Tail: 1<<64 - 1}},
-		"/a/err.jsonl":  {Key: FileKey{Size: 7, MTime: 8, Tail: 9}, Err: "/a/err.jsonl: refused: not a transcript"},
-		"/a/fork.jsonl": {Key: FileKey{Size: 1, MTime: 2, Tail: 3}, Deps: map[string]FileKey{"/a/parent.jsonl": {Size: 4, MTime: 5, Tail: 6}}},
+		"/a/none.jsonl": {Key: filekey.Key{Size: 10, MTime: 20, Tail: 30}},
+		"/a/neg.jsonl":  {Key: filekey.Key{Size: 0, MTime: -5, Tail: 1<<64 - 1}},
+		"/a/err.jsonl":  {Key: filekey.Key{Size: 7, MTime: 8, Tail: 9}, Err: "/a/err.jsonl: refused: not a transcript"},
+		"/a/fork.jsonl": {Key: filekey.Key{Size: 1, MTime: 2, Tail: 3}, Deps: map[string]filekey.Key{"/a/parent.jsonl": {Size: 4, MTime: 5, Tail: 6}}},
 		"/a/hits.jsonl": {
-			Key:   FileKey{Size: 1 << 40, MTime: at.UnixNano(), Tail: 42},
+			Key:   filekey.Key{Size: 1 << 40, MTime: at.UnixNano(), Tail: 42},
 			Count: 12,
 			Hits: &hits{
 				Session: history.Session{Harness: "pi", ID: "x", Path: "/a/hits.jsonl", Title: "t", Updated: at, Size: 1 << 40},
@@ -105,20 +106,20 @@ func TestCacheRejectsDamage(t *testing.T) {
 func TestScanHashesTheTail(t *testing.T) {
 	dir := t.TempDir()
 	p := newPlan("zzz-absent", nil)
-	for _, chunk := range []int{64, 4096, tailBytes + 100, chunkBytes} {
-		for _, size := range []int{0, 1, 63, 64, 65, tailBytes - 1, tailBytes, tailBytes + 1, tailBytes + 99, 3*tailBytes + 7, chunkBytes + 5} {
+	for _, chunk := range []int{64, 4096, filekey.TailBytes + 100, chunkBytes} {
+		for _, size := range []int{0, 1, 63, 64, 65, filekey.TailBytes - 1, filekey.TailBytes, filekey.TailBytes + 1, filekey.TailBytes + 99, 3*filekey.TailBytes + 7, chunkBytes + 5} {
 			path := filepath.Join(dir, fmt.Sprintf("f-%d", size))
 			text := strings.Repeat("abcdefghij\n", size/11+1)[:size]
 			if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			f, st, err := openFile(path)
+			f, st, err := filekey.Open(path)
 			if err != nil {
 				t.Fatal(err)
 			}
 			w := &worker{buf: make([]byte, chunk)}
-			_, _, tail, ok, err := w.scan(f, st.size, newScanner(p), true, nil)
-			want, werr := tailHashAt(f, st.size, make([]byte, tailBytes))
+			_, _, tail, ok, err := w.scan(f, st.Size, newScanner(p), true, nil)
+			want, werr := filekey.TailHashAt(f, st.Size, make([]byte, filekey.TailBytes))
 			f.Close()
 			if err != nil || werr != nil {
 				t.Fatal(err, werr)

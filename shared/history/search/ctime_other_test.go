@@ -3,18 +3,20 @@
 package search
 
 import (
-	"os"
 	"testing"
+
+	"github.com/notesoup/notesoup/shared/filekey"
 )
 
-// ctimeOf is a file's change time, where statSys knows the stat's layout.
+// ctimeOf is a file's change time, where package filekey knows the stat's
+// layout.
 func ctimeOf(t *testing.T, path string) int64 {
 	t.Helper()
-	fi, err := os.Stat(path)
-	if err != nil {
-		t.Fatal(err)
+	k, ok := filekey.Lstat(path)
+	if !ok {
+		t.Fatalf("%s: not a regular file", path)
 	}
-	ctime, _ := statSys(fi)
+	ctime := k.CTime
 	if ctime == 0 {
 		t.Skip("no change time on this system")
 	}

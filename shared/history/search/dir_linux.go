@@ -1,9 +1,10 @@
 package search
 
 import (
-	"fmt"
 	"path/filepath"
 	"syscall"
+
+	"github.com/notesoup/notesoup/shared/filekey"
 )
 
 // dirHandle keeps the directory of the file opened last open, so that the
@@ -18,31 +19,20 @@ type dirHandle struct {
 }
 
 // openFile opens and stats path, relative to its directory's handle.
-func (d *dirHandle) openFile(path string) (rawFile, fileStat, error) {
+func (d *dirHandle) openFile(path string) (filekey.File, filekey.Stat, error) {
 	dir, base := filepath.Split(path)
 	if dir == "" || base == "" {
-		return openFile(path)
+		return filekey.Open(path)
 	}
 	if !d.open || d.path != dir {
 		d.close()
 		fd, err := syscall.Open(dir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
 		if err != nil {
-			return openFile(path) // the error, if any, as for the file
+			return filekey.Open(path) // the error, if any, as for the file
 		}
 		d.path, d.fd, d.open = dir, fd, true
 	}
-	var fd int
-	var err error
-	for {
-		fd, err = syscall.Openat(d.fd, base, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
-		if err != syscall.EINTR {
-			break
-		}
-	}
-	if err != nil {
-		return rawFile{-1}, fileStat{}, fmt.Errorf("open: %w", err)
-	}
-	return statFD(fd)
+	return filekey.OpenAt(d.fd, base)
 }
 
 // close releases the handle.

@@ -19,6 +19,7 @@ import (
 	"unsafe"
 
 	"github.com/notesoup/notesoup/internal/filelock"
+	"github.com/notesoup/notesoup/shared/filekey"
 	"github.com/notesoup/notesoup/shared/history"
 	"github.com/notesoup/notesoup/shared/history/index"
 )
@@ -157,9 +158,9 @@ func searchIndexed(query string, per, workers int, opts Options) (Result, error)
 					if src.everyTime {
 						a := &fileAnswer{}
 						if _, st, err := ws.dir.openFile(sess.Path); err == nil {
-							a.Key = st.key()
+							a.Key = st.Key()
 							if sess.Updated.IsZero() {
-								sess.Updated = st.mtime
+								sess.Updated = st.MTime
 							}
 						}
 						sess.Size = a.Key.Size
@@ -405,13 +406,13 @@ const fromBudget = -1
 // cannot be opened: an answer, never stored).
 func (w *worker) indexFile(src *source, sess history.Session, b *segBuilder, budget *atomic.Int64) (*entry, *fileAnswer, int) {
 	path := sess.Path
-	if cap(w.tail) < tailBytes {
-		w.tail = make([]byte, tailBytes)
+	if cap(w.tail) < filekey.TailBytes {
+		w.tail = make([]byte, filekey.TailBytes)
 	}
 	// The clock before any key is taken: a key is racy by it (racyAt).
 	now := time.Now().UnixNano()
 	if a := w.s.cache.Files[path]; a != nil && a.ent != nil && !a.ent.Racy {
-		if k, ok := lstatKey(path); ok && w.provenByStat(a.ent, k) {
+		if k, ok := filekey.Lstat(path); ok && w.provenByStat(a.ent, k) {
 			return a.ent, nil, fromCache
 		}
 	}
@@ -419,8 +420,8 @@ func (w *worker) indexFile(src *source, sess history.Session, b *segBuilder, bud
 	if err != nil {
 		return nil, &fileAnswer{Err: fmt.Sprintf("%s: %v", path, err)}, fromError
 	}
-	key := st.key()
-	key.Tail, err = tailHashAt(f, key.Size, w.tail)
+	key := st.Key()
+	key.Tail, err = filekey.TailHashAt(f, key.Size, w.tail)
 	f.Close()
 	if err != nil {
 		return nil, &fileAnswer{Err: fmt.Sprintf("%s: %v", path, err)}, fromError
@@ -438,13 +439,13 @@ func (w *worker) indexFile(src *source, sess history.Session, b *segBuilder, bud
 	if src.Inherits != nil {
 		if line, err := firstLine(path, w.readBuf()); err == nil {
 			if threads := src.Inherits(line); len(threads) > 0 {
-				e.Deps = map[string]FileKey{}
+				e.Deps = map[string]filekey.Key{}
 				parents, missing := w.s.forkParents(src, threads, w.readBuf())
 				for _, id := range missing {
 					e.Deps[missingIDDep(src.Harness, id)] = missingKey
 				}
 				for _, p := range parents {
-					k, err := keyWith(p, w.tail[:tailBytes])
+					k, err := filekey.With(p, w.tail[:filekey.TailBytes])
 					if errors.Is(err, fs.ErrNotExist) {
 						k, err = missingKey, nil
 					}
@@ -458,15 +459,15 @@ func (w *worker) indexFile(src *source, sess history.Session, b *segBuilder, bud
 	}
 	// Racy (see racyAt) when the file or a parent changed just before
 	// its key was taken.
-	e.Racy = racyAt(key, now)
+	e.Racy = filekey.Racy(key, now)
 	for _, k := range e.Deps {
-		if k != missingKey && racyAt(k, now) {
+		if k != missingKey && filekey.Racy(k, now) {
 			e.Racy = true
 		}
 	}
 	sess.Size = key.Size
 	if sess.Updated.IsZero() {
-		sess.Updated = st.mtime
+		sess.Updated = st.MTime
 	}
 	var events []history.Event
 	var last time.Time

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/notesoup/notesoup/contract"
+	"github.com/notesoup/notesoup/shared/filekey"
 	"github.com/notesoup/notesoup/shared/history"
 	"github.com/notesoup/notesoup/testkit/corpus"
 )
@@ -86,8 +87,8 @@ func TestIndexSeesAppendAndRewrite(t *testing.T) {
 		{"settled keys, proven by a stat", 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			defer func(w time.Duration) { racyWindow = w }(racyWindow)
-			racyWindow = c.window
+			defer func(w time.Duration) { filekey.RacyWindow = w }(filekey.RacyWindow)
+			filekey.RacyWindow = c.window
 			testIndexSeesAppendAndRewrite(t, c.window == 0)
 		})
 	}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/notesoup/notesoup/shared/filekey"
 )
 
 // hasAlnumEscapeRef is the definition: any six bytes that are an escape.
@@ -140,7 +142,7 @@ func scanCandidate(t *testing.T, path, text string, p plan, chunk int) bool {
 	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	f, _, err := openFile(path)
+	f, _, err := filekey.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/notesoup/notesoup/shared/filekey"
 	"github.com/notesoup/notesoup/shared/history"
 )
 
@@ -42,7 +43,7 @@ func (w *worker) proveBatch(sessions []history.Session) []*fileAnswer {
 			if a.ent != nil && !a.ent.Racy {
 				// An index entry that is not racy: a stat proves it, or
 				// it changed (and is for indexFile).
-				if k, ok := lstatAt(dirfd, name); ok && w.provenByStat(a.ent, k) {
+				if k, ok := filekey.LstatAt(dirfd, name); ok && w.provenByStat(a.ent, k) {
 					p.answers[i] = a
 				}
 				continue
@@ -72,7 +73,7 @@ func (w *worker) proveBatch(sessions []history.Session) []*fileAnswer {
 	}
 	ks := p.ks[:len(p.paths)]
 	now := time.Now().UnixNano() // before the keys: see settle
-	p.ring.ringKeys(p.dirfds, p.paths, ks, func(i int) (FileKey, bool) { return cached[i].Key, true })
+	p.ring.ringKeys(p.dirfds, p.paths, ks, func(i int) (filekey.Key, bool) { return cached[i].Key, true })
 	for i := range ks {
 		if ks[i].ok && cached[i].fresh(ks[i].key, w.depKey) {
 			p.answers[idx[i]] = cached[i]

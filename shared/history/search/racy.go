@@ -4,46 +4,28 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"time"
+
+	"github.com/notesoup/notesoup/shared/filekey"
 )
 
-// A file's change time (ctime) moves with every write and cannot be set
-// back, so once a file has been quiet for a while, a stat that finds the
-// same size, modification time, change time and inode proves it unchanged
-// without reading it: any later write would have moved the change time
-// past the one recorded. Not so for a file written just before its key was
-// taken: a write in the same tick of the file system's clock (a jiffy on
-// Linux, seconds on some file systems) can leave every stat field as it
-// was. Such a key is racy, as git calls the same case of its index: it is
-// proven by the hash of its tail as well, until a proof taken when it is no
-// longer racy settles it. Where the system gives no change time, every key
-// is racy and every proof reads the tail.
-//
-// racyWindow is how long after a file's change time its key stays racy:
-// far above any file system's timestamp tick and small beside how long a
-// transcript stays untouched between sessions. A variable for tests.
-var racyWindow = 3 * time.Second
-
-// racyAt says whether a key taken at now (UnixNano) is racy.
-func racyAt(k FileKey, now int64) bool {
-	return k.CTime == 0 || now-k.CTime < int64(racyWindow)
-}
+// Index entries are proven unchanged by the rule of package filekey: a
+// settled entry by a stat alone, a racy one (see filekey.Racy) by its tail
+// hash as well, until a proof taken when it is no longer racy settles it.
 
 // statProves says whether a stat-only key (no tail) proves the file
-// unchanged since the manifest entry's key was taken: only for entries
-// that are not racy, and only when every stat field agrees.
-func statProves(e *entry, k FileKey) bool {
-	return e != nil && !e.Racy && e.Key.sameStat(k)
+// unchanged since the manifest entry's key was taken (filekey.StatProves).
+func statProves(e *entry, k filekey.Key) bool {
+	return e != nil && filekey.StatProves(e.Key, e.Racy, k)
 }
 
 // provenByStat says whether stat-only keys prove an index entry's file
 // (its key k) and the fork parents it inherits from unchanged.
-func (w *worker) provenByStat(e *entry, k FileKey) bool {
+func (w *worker) provenByStat(e *entry, k filekey.Key) bool {
 	if !statProves(e, k) {
 		return false
 	}
 	for dep, want := range e.Deps {
-		if !w.depStat(dep).sameStat(want) {
+		if !w.depStat(dep).SameStat(want) {
 			return false
 		}
 	}
@@ -51,17 +33,17 @@ func (w *worker) provenByStat(e *entry, k FileKey) bool {
 }
 
 // depStat is depKey without the tail hash.
-func (w *worker) depStat(dep string) FileKey {
+func (w *worker) depStat(dep string) filekey.Key {
 	if _, _, ok := parseMissingIDDep(dep); ok {
 		k, _ := w.depKey(dep)
 		return k
 	}
-	k, ok := lstatKey(dep)
+	k, ok := filekey.Lstat(dep)
 	if !ok {
 		if _, err := os.Lstat(dep); errors.Is(err, fs.ErrNotExist) {
 			return missingKey
 		}
-		return FileKey{} // not a regular file: no key proves it
+		return filekey.Key{} // not a regular file: no key proves it
 	}
 	return k
 }
@@ -74,11 +56,11 @@ func (w *worker) settle(path string, e *entry, now int64) {
 	if e == nil || !e.Racy {
 		return
 	}
-	if racyAt(e.Key, now) {
+	if filekey.Racy(e.Key, now) {
 		return
 	}
 	for _, k := range e.Deps {
-		if k != missingKey && racyAt(k, now) {
+		if k != missingKey && filekey.Racy(k, now) {
 			return
 		}
 	}

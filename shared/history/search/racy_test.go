@@ -5,44 +5,23 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/notesoup/notesoup/shared/filekey"
 )
 
-func TestRacyKeys(t *testing.T) {
-	defer func(w time.Duration) { racyWindow = w }(racyWindow)
-	racyWindow = 3 * time.Second
-	now := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC).UnixNano()
-	sec := int64(time.Second)
-	for _, c := range []struct {
-		name  string
-		ctime int64
-		racy  bool
-	}{
-		{"changed long before", now - 3600*sec, false},
-		{"changed just past the window", now - 3*sec, false},
-		{"changed within the window", now - 3*sec + 1, true},
-		{"changed at the same instant", now, true},
-		{"changed after the clock read (another clock)", now + sec, true},
-		{"no change time from the system", 0, true},
-	} {
-		if got := racyAt(FileKey{Size: 1, CTime: c.ctime}, now); got != c.racy {
-			t.Errorf("%s: racy %v, want %v", c.name, got, c.racy)
-		}
-	}
-}
-
 func TestStatProves(t *testing.T) {
-	k := FileKey{Size: 10, MTime: 5, CTime: 6, Ino: 7, Tail: 99}
+	k := filekey.Key{Size: 10, MTime: 5, CTime: 6, Ino: 7, Tail: 99}
 	for _, c := range []struct {
 		name string
 		e    *entry
-		stat FileKey
+		stat filekey.Key
 		want bool
 	}{
-		{"settled, same stat (no tail read)", &entry{Key: k}, FileKey{Size: 10, MTime: 5, CTime: 6, Ino: 7}, true},
-		{"racy: the tail must be read", &entry{Key: k, Racy: true}, FileKey{Size: 10, MTime: 5, CTime: 6, Ino: 7}, false},
-		{"grown", &entry{Key: k}, FileKey{Size: 11, MTime: 5, CTime: 6, Ino: 7}, false},
-		{"mtime set back after a rewrite: ctime moved", &entry{Key: k}, FileKey{Size: 10, MTime: 5, CTime: 8, Ino: 7}, false},
-		{"replaced by a rename", &entry{Key: k}, FileKey{Size: 10, MTime: 5, CTime: 6, Ino: 8}, false},
+		{"settled, same stat (no tail read)", &entry{Key: k}, filekey.Key{Size: 10, MTime: 5, CTime: 6, Ino: 7}, true},
+		{"racy: the tail must be read", &entry{Key: k, Racy: true}, filekey.Key{Size: 10, MTime: 5, CTime: 6, Ino: 7}, false},
+		{"grown", &entry{Key: k}, filekey.Key{Size: 11, MTime: 5, CTime: 6, Ino: 7}, false},
+		{"mtime set back after a rewrite: ctime moved", &entry{Key: k}, filekey.Key{Size: 10, MTime: 5, CTime: 8, Ino: 7}, false},
+		{"replaced by a rename", &entry{Key: k}, filekey.Key{Size: 10, MTime: 5, CTime: 6, Ino: 8}, false},
 		{"no entry", nil, k, false},
 	} {
 		if got := statProves(c.e, c.stat); got != c.want {
@@ -56,11 +35,11 @@ func TestStatProves(t *testing.T) {
 // longer are marks them settled in the manifest, keeping its generation
 // (the index answers as before, so kept answers still hold).
 func TestIndexSettlesRacyKeys(t *testing.T) {
-	defer func(w time.Duration) { racyWindow = w }(racyWindow)
+	defer func(w time.Duration) { filekey.RacyWindow = w }(filekey.RacyWindow)
 	res := genCorpus(t, 1<<20, 6)
 	opts := indexOpts(t, sourcesFor(res.Layout))
 	dir := filepath.Join(opts.CacheDir, indexDirName)
-	racyWindow = time.Hour
+	filekey.RacyWindow = time.Hour
 	if _, err := Search(res.Needle, opts); err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +52,7 @@ func TestIndexSettlesRacyKeys(t *testing.T) {
 			t.Fatalf("%s: settled right after it was written", p)
 		}
 	}
-	racyWindow = 0
+	filekey.RacyWindow = 0
 	r, err := Search(res.Needle, opts)
 	if err != nil || r.Stats.Decoded != 0 {
 		t.Fatalf("%v %+v", err, r.Stats)

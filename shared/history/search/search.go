@@ -43,6 +43,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/notesoup/notesoup/shared/filekey"
 	"github.com/notesoup/notesoup/shared/history"
 )
 
@@ -394,20 +395,20 @@ func (w *worker) answer(j job) (*fileAnswer, int, int64) {
 	fail := func(err error) (*fileAnswer, int, int64) {
 		return &fileAnswer{Err: fmt.Sprintf("%s: %v", path, err)}, fromError, 0
 	}
-	if cap(w.tail) < tailBytes {
-		w.tail = make([]byte, tailBytes)
+	if cap(w.tail) < filekey.TailBytes {
+		w.tail = make([]byte, filekey.TailBytes)
 	}
 	f, st, err := w.dir.openFile(path)
 	if err != nil {
 		return fail(err)
 	}
 	defer f.Close()
-	key := st.key()
+	key := st.Key()
 	tailKnown := false
 	sess := j.sess
 	sess.Size = key.Size
 	if sess.Updated.IsZero() {
-		sess.Updated = st.mtime
+		sess.Updated = st.MTime
 	}
 	if j.src.everyTime {
 		// Nothing to scan or prove: the bytes a fork inherits are not
@@ -419,8 +420,8 @@ func (w *worker) answer(j job) (*fileAnswer, int, int64) {
 	// Only an answer with the same size, modification time, inode and
 	// change time can still hold; then the tail decides. Any other file is
 	// scanned, and the scan hashes the tail it reads anyway.
-	if a := w.s.cache.Files[path]; a != nil && a.Key.sameStat(key) {
-		if key.Tail, err = tailHashAt(f, key.Size, w.tail); err != nil {
+	if a := w.s.cache.Files[path]; a != nil && a.Key.SameStat(key) {
+		if key.Tail, err = filekey.TailHashAt(f, key.Size, w.tail); err != nil {
 			return fail(err)
 		}
 		tailKnown = true
@@ -448,7 +449,7 @@ func (w *worker) answer(j job) (*fileAnswer, int, int64) {
 		if tailOK {
 			a.Key.Tail = tail
 		} else {
-			a.Key.Tail, err = tailHashAt(f, key.Size, w.tail)
+			a.Key.Tail, err = filekey.TailHashAt(f, key.Size, w.tail)
 		}
 	}
 	if err != nil {
@@ -462,7 +463,7 @@ func (w *worker) answer(j job) (*fileAnswer, int, int64) {
 			// missing (no listed file has its id, or its file is gone)
 			// is a dependency too, keyed as missing: when it reappears,
 			// the fork's answer changes with it.
-			a.Deps = map[string]FileKey{}
+			a.Deps = map[string]filekey.Key{}
 			parents, missing := w.s.forkParents(j.src, threads, w.readBuf())
 			for _, id := range missing {
 				a.Deps[missingIDDep(j.src.Harness, id)] = missingKey
@@ -497,15 +498,15 @@ func (w *worker) answer(j job) (*fileAnswer, int, int64) {
 
 // scanParent keys a fork's parent file and, unless the answer is already
 // settled (done), feeds its bytes to sc too.
-func (w *worker) scanParent(path string, sc *scanner, done bool) (FileKey, int64, bool, error) {
-	f, st, err := openFile(path)
+func (w *worker) scanParent(path string, sc *scanner, done bool) (filekey.Key, int64, bool, error) {
+	f, st, err := filekey.Open(path)
 	if err != nil {
-		return FileKey{}, 0, done, err
+		return filekey.Key{}, 0, done, err
 	}
 	defer f.Close()
-	k := st.key()
-	if k.Tail, err = tailHashAt(f, k.Size, w.tail); err != nil {
-		return FileKey{}, 0, done, err
+	k := st.Key()
+	if k.Tail, err = filekey.TailHashAt(f, k.Size, w.tail); err != nil {
+		return filekey.Key{}, 0, done, err
 	}
 	if done {
 		return k, 0, true, nil
@@ -519,19 +520,19 @@ func (w *worker) scanParent(path string, sc *scanner, done bool) (FileKey, int64
 // there and, if w.inherits names sessions it inherits from, makes sc
 // eager, since their files are fed to it next (see scanner). done reports
 // that the answer is settled (see scanner.feed). When wantTail is set and
-// the chunk read last holds the file's last tailBytes, tail is their hash
+// the chunk read last holds the file's last filekey.TailBytes, tail is their hash
 // (tailOK), which saves a read.
 //
 // Plain reads into a reused buffer: on the machines measured, mapping
 // thousands of files cost more in page faults and unmapping than the copy
 // (see BENCHMARKS.md), and a chunk read into the same small buffer is
 // still in the cache when the kernel scans it.
-func (w *worker) scan(f rawFile, size int64, sc *scanner, wantTail bool, first *[]byte) (done bool, scanned int64, tail uint64, tailOK bool, err error) {
+func (w *worker) scan(f filekey.File, size int64, sc *scanner, wantTail bool, first *[]byte) (done bool, scanned int64, tail uint64, tailOK bool, err error) {
 	if first != nil {
 		*first = (*first)[:0]
 	}
 	if size == 0 {
-		return false, 0, tailHash(nil), wantTail, nil
+		return false, 0, filekey.TailHash(nil), wantTail, nil
 	}
 	keep := 0
 	if sc != nil {
@@ -551,8 +552,8 @@ func (w *worker) scan(f rawFile, size int64, sc *scanner, wantTail bool, first *
 		if rerr != nil && !(short && errors.Is(rerr, io.EOF)) {
 			return false, scanned, 0, false, rerr
 		}
-		if wantTail && end == size && int64(len(chunk)) >= min(size, tailBytes) {
-			tail, tailOK = tailHash(chunk[len(chunk)-int(min(size, tailBytes)):]), true
+		if wantTail && end == size && int64(len(chunk)) >= min(size, filekey.TailBytes) {
+			tail, tailOK = filekey.TailHash(chunk[len(chunk)-int(min(size, filekey.TailBytes)):]), true
 		}
 		if head {
 			if first != nil {
@@ -597,17 +598,17 @@ var _ [chunkBytes - firstLineMax]struct{}
 // worker's tail buffer. A missing file, and an id no listed file has
 // (missingIDDep), key as missingKey, so an answer computed without them
 // holds until they appear.
-func (w *worker) depKey(dep string) (FileKey, error) {
+func (w *worker) depKey(dep string) (filekey.Key, error) {
 	if harness, id, ok := parseMissingIDDep(dep); ok {
 		if _, found := w.s.pathOf(harness, id); found {
-			return FileKey{}, nil // named now: the answer is stale
+			return filekey.Key{}, nil // named now: the answer is stale
 		}
 		return missingKey, nil
 	}
-	if cap(w.tail) < tailBytes {
-		w.tail = make([]byte, tailBytes)
+	if cap(w.tail) < filekey.TailBytes {
+		w.tail = make([]byte, filekey.TailBytes)
 	}
-	k, err := keyWith(dep, w.tail[:tailBytes])
+	k, err := filekey.With(dep, w.tail[:filekey.TailBytes])
 	if errors.Is(err, fs.ErrNotExist) {
 		return missingKey, nil
 	}
@@ -616,7 +617,7 @@ func (w *worker) depKey(dep string) (FileKey, error) {
 
 // missingKey is the key of a dependency that does not exist: no file has
 // it (a real file's size is never negative).
-var missingKey = FileKey{Size: -1}
+var missingKey = filekey.Key{Size: -1}
 
 // missingIDPrefix starts the dependency of a fork on a parent id that no
 // listed file has: a NUL, which no path holds, then harness:id.
@@ -683,7 +684,7 @@ func (s *searcher) forkParents(src *source, threads []string, buf []byte) (out, 
 // firstLine reads path's first line (at most firstLineMax bytes) into buf,
 // which must hold that many.
 func firstLine(path string, buf []byte) ([]byte, error) {
-	f, _, err := openFile(path)
+	f, _, err := filekey.Open(path)
 	if err != nil {
 		return nil, err
 	}

@@ -140,7 +140,7 @@ func TestSearchEmptyListsAreNotNull(t *testing.T) {
 // searched again: in place (the change time moves) and replaced by a
 // rename (another inode).
 func TestCacheSeesRewriteBehindTheTail(t *testing.T) {
-	tail := strings.Repeat("filler line\n", 600) // > tailBytes after the marker
+	tail := strings.Repeat("filler line\n", 600) // > filekey.TailBytes after the marker
 	cases := []struct {
 		name    string
 		rewrite func(t *testing.T, path string, b []byte)

@@ -4,6 +4,7 @@ import (
 	"math"
 	"path/filepath"
 
+	"github.com/notesoup/notesoup/shared/filekey"
 	"github.com/notesoup/notesoup/shared/history"
 )
 
@@ -86,11 +87,11 @@ func proveEntry(src Source, path string, e *entry) bool {
 	}
 	w := &worker{s: s}
 	if !e.Racy {
-		if k, ok := lstatKey(path); ok && w.provenByStat(e, k) {
+		if k, ok := filekey.Lstat(path); ok && w.provenByStat(e, k) {
 			return true
 		}
 	}
-	key, err := keyWith(path, make([]byte, tailBytes))
+	key, err := filekey.With(path, make([]byte, filekey.TailBytes))
 	if err != nil {
 		return false
 	}

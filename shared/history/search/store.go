@@ -18,6 +18,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/notesoup/notesoup/shared/atomicfile"
+	"github.com/notesoup/notesoup/shared/filekey"
 	"github.com/notesoup/notesoup/shared/history"
 	"github.com/notesoup/notesoup/shared/history/index"
 	"github.com/notesoup/notesoup/version"
@@ -28,7 +29,7 @@ import (
 // history.VisibleEvent leaves them) in immutable segment files, with a
 // trigram index (package index) over blocks of those events, and one
 // manifest naming, for every session file, the key that proves it
-// unchanged (FileKey, and its fork parents' keys), the segment and blocks
+// unchanged (filekey.Key, and its fork parents' keys), the segment and blocks
 // holding its events, and its newest event time.
 //
 // Readers never wait for a writer: segments are never changed once named,
@@ -49,7 +50,7 @@ const (
 	segPrefix    = "seg-"
 	segSuffix    = ".nss"
 	// storeFormat changes whenever what is stored changes meaning.
-	// Format 5: entries say whether their key is racy (see racyWindow).
+	// Format 5: entries say whether their key is racy (see filekey.RacyWindow).
 	// Format 6: entries keep the session's notice (Summary.Notice).
 	// Format 7: entries name their segment by its number in the manifest.
 	storeFormat = 7
@@ -71,8 +72,8 @@ const (
 
 // entry is the manifest's record of one session file.
 type entry struct {
-	Key  FileKey
-	Deps map[string]FileKey
+	Key  filekey.Key
+	Deps map[string]filekey.Key
 	// Err is the decoder's refusal, kept like an answer.
 	Err string
 	// Seg names the segment holding the events (when Blocks > 0); First
@@ -86,7 +87,7 @@ type entry struct {
 	// shows with matches read from the index: for some harnesses (Pi) it
 	// depends on the whole file, so it is kept rather than decoded again.
 	Notice string
-	// Racy: the key (or a parent's) was taken within racyWindow of the
+	// Racy: the key (or a parent's) was taken within filekey.RacyWindow of the
 	// file's change time, so only the tail hash proves it unchanged; the
 	// other entries are proven by a stat alone (see statProves).
 	Racy bool
@@ -182,7 +183,7 @@ func decodeManifestList(data []byte) (*manifest, []string, []entry, error) {
 			if nd > uint64(len(r.s)) {
 				return nil, nil, nil, errCacheFormat
 			}
-			e.Deps = make(map[string]FileKey, nd)
+			e.Deps = make(map[string]filekey.Key, nd)
 			for range nd {
 				p := r.str()
 				e.Deps[p] = r.key()

@@ -6,6 +6,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"unsafe"
+
+	"github.com/notesoup/notesoup/shared/filekey"
 )
 
 // The warm path proves every file unchanged: open, stat, read the last
@@ -95,7 +97,7 @@ type uring struct {
 	// tails is where the kernel writes a batch's tails: memory of the
 	// ring's own, on the heap, so no pointer the kernel holds can be to a
 	// goroutine stack that moves.
-	tails [ringBatch * tailBytes]byte
+	tails [ringBatch * filekey.TailBytes]byte
 	// broken is set when an io_uring_enter failed: completions of that
 	// batch may still arrive, so the ring is not used again nor freed (a
 	// file it opened and never reported stays open until the process
@@ -230,7 +232,7 @@ type ringKey struct {
 	// alive by ks while the ring reads it.
 	path  []byte
 	fd    int32
-	key   FileKey
+	key   filekey.Key
 	ok    bool // every step succeeded and key is complete
 	valid bool // the stat matches the cached answer's: tail read
 }
@@ -241,12 +243,12 @@ const ringBatch = 32
 // ringKeys proves a batch of files (at most ringBatch) unchanged against
 // their cached answers with the ring. ks[i].ok says whether file i's key
 // was computed; for the others (and on any error) the caller falls back
-// to system calls. want(i) says what stat (FileKey.sameStat) file i must have for
+// to system calls. want(i) says what stat (filekey.Key.sameStat) file i must have for
 // its tail to be worth reading.
 //
 // dirfds[i] is the directory paths[i] is relative to (atFDCWD for the
 // working directory); it must stay open until ringKeys returns.
-func (r *uring) ringKeys(dirfds []int32, paths []string, ks []ringKey, want func(i int) (FileKey, bool)) {
+func (r *uring) ringKeys(dirfds []int32, paths []string, ks []ringKey, want func(i int) (filekey.Key, bool)) {
 	if len(ks) > ringBatch || r.entries < 2*uint32(len(ks)) {
 		return // no key: the system calls answer
 	}
@@ -285,7 +287,7 @@ func (r *uring) ringKeys(dirfds []int32, paths []string, ks []ringKey, want func
 		}
 		var st syscall.Stat_t
 		if _, _, errno := syscall.RawSyscall(syscall.SYS_FSTAT, uintptr(ks[i].fd), uintptr(unsafe.Pointer(&st)), 0); errno == 0 {
-			ks[i].key = keyOfStat(&st)
+			ks[i].key = filekey.OfStat(&st)
 			statOK[i] = true
 		}
 	}
@@ -297,14 +299,14 @@ func (r *uring) ringKeys(dirfds []int32, paths []string, ks []ringKey, want func
 		}
 		k := &ks[i]
 		if statOK[i] {
-			if w, ok := want(i); ok && w.sameStat(k.key) {
+			if w, ok := want(i); ok && w.SameStat(k.key) {
 				k.valid = true
-				n := min(int64(tailBytes), k.key.Size)
+				n := min(int64(filekey.TailBytes), k.key.Size)
 				sqe := r.next()
 				sqe.opcode = ioringOpRead
 				sqe.flags = iosqeIOHardlink
 				sqe.fd = k.fd
-				sqe.addr = uint64(uintptr(unsafe.Pointer(unsafe.SliceData(tails[i*tailBytes:]))))
+				sqe.addr = uint64(uintptr(unsafe.Pointer(unsafe.SliceData(tails[i*filekey.TailBytes:]))))
 				sqe.len = uint32(n)
 				sqe.off = uint64(k.key.Size - n)
 				sqe.userData = uint64(i)
@@ -338,11 +340,11 @@ func (r *uring) ringKeys(dirfds []int32, paths []string, ks []ringKey, want func
 		if !k.valid {
 			continue
 		}
-		n := min(int64(tailBytes), k.key.Size)
+		n := min(int64(filekey.TailBytes), k.key.Size)
 		if int64(readRes[i]) != n {
 			continue // short or failed: the system calls decide
 		}
-		k.key.Tail = tailHash(tails[i*tailBytes : i*tailBytes+int(n)])
+		k.key.Tail = filekey.TailHash(tails[i*filekey.TailBytes : i*filekey.TailBytes+int(n)])
 		k.ok = true
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/notesoup/notesoup/shared/filekey"
 )
 
 // TestRingKeysMatchSystemCalls checks the io_uring batch against the
@@ -19,15 +21,15 @@ func TestRingKeysMatchSystemCalls(t *testing.T) {
 	}
 	defer r.close()
 	dir := t.TempDir()
-	sizes := []int{0, 1, 100, tailBytes - 1, tailBytes, tailBytes + 1, 3*tailBytes + 5}
+	sizes := []int{0, 1, 100, filekey.TailBytes - 1, filekey.TailBytes, filekey.TailBytes + 1, 3*filekey.TailBytes + 5}
 	var paths []string
-	want := map[int]FileKey{}
+	want := map[int]filekey.Key{}
 	for i, n := range sizes {
 		p := filepath.Join(dir, strings.Repeat("f", i+1)+".jsonl")
 		if err := os.WriteFile(p, []byte(strings.Repeat("0123456789abcdef", n/16+1)[:n]), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		k, err := statKey(p)
+		k, err := filekey.Of(p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -38,16 +40,16 @@ func TestRingKeysMatchSystemCalls(t *testing.T) {
 	// missing one and a directory: none may be proven.
 	stale := len(paths)
 	paths = append(paths, paths[2])
-	want[stale] = FileKey{Size: want[2].Size + 1, MTime: want[2].MTime}
+	want[stale] = filekey.Key{Size: want[2].Size + 1, MTime: want[2].MTime}
 	old := len(paths)
 	paths = append(paths, paths[3])
-	want[old] = FileKey{Size: want[3].Size, MTime: want[3].MTime - int64(time.Second)}
+	want[old] = filekey.Key{Size: want[3].Size, MTime: want[3].MTime - int64(time.Second)}
 	missing := len(paths)
 	paths = append(paths, filepath.Join(dir, "gone.jsonl"))
-	want[missing] = FileKey{}
+	want[missing] = filekey.Key{}
 	sub := len(paths)
 	paths = append(paths, dir)
-	want[sub] = FileKey{}
+	want[sub] = filekey.Key{}
 	for round := 0; round < 3; round++ { // the ring is reused
 		ks := make([]ringKey, len(paths))
 		// Odd files by name relative to their directory, as
@@ -61,7 +63,7 @@ func TestRingKeysMatchSystemCalls(t *testing.T) {
 				dirfds[i], names[i] = p.relative(paths[i])
 			}
 		}
-		r.ringKeys(dirfds, names, ks, func(i int) (FileKey, bool) { return want[i], true })
+		r.ringKeys(dirfds, names, ks, func(i int) (filekey.Key, bool) { return want[i], true })
 		p.closeDirs()
 		if r.broken {
 			t.Fatal("the ring broke")

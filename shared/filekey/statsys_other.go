@@ -1,6 +1,6 @@
 //go:build !linux && !darwin
 
-package search
+package filekey
 
 import "io/fs"
 

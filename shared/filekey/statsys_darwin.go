@@ -1,6 +1,6 @@
 //go:build darwin
 
-package search
+package filekey
 
 import (
 	"io/fs"
