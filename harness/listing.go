@@ -1,27 +1,29 @@
 package harness
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/notesoup/notesoup/shared/atomicfile"
+	"github.com/notesoup/notesoup/shared/filekey"
 	"github.com/notesoup/notesoup/shared/history"
-	"github.com/notesoup/notesoup/version"
 )
 
 // A session listing describes every transcript from its head and tail (up
 // to a few hundred KiB each), which for thousands of sessions costs seconds.
 // A transcript only ever grows at its end, so a description stays true while
-// the file is unchanged: DescriptionCache keeps one per file, keyed on what
-// proves that without reading it (size, modification time, inode and change
-// time, whose change time no one can set back), and describes again every
-// file whose key moved.
+// the file is unchanged: DescriptionCache keeps one per file under the file's
+// key (package filekey, the search index's proof of an unchanged file), and
+// describes again every file whose key moved. A settled key is proven by a
+// stat alone; a racy one (taken just after the file changed) by its tail
+// hash as well, until a listing finds it settled.
 
 // Describer describes one session file; ok=false means the file is not a
 // session of the harness (it is skipped, not an error).
@@ -70,33 +72,22 @@ func Paths(sessions []history.Session) []string {
 	return out
 }
 
-// descriptionFormat changes whenever a cached description's meaning does;
-// the notesoup version is part of the key too, since a decoder's reading of
-// a head may change with it. Format 2: titles are masked before they are
-// cut (history.Title), so no format 1 description, whose title may hold a
-// secret cut short, is served or kept.
-const descriptionFormat = 2
+// descriptionFormat changes whenever a cached description's meaning or the
+// file's layout does; the notesoup version is part of the key too, since a
+// decoder's reading of a head may change with it. Format 2: titles are
+// masked before they are cut (history.Title), so no format 1 description,
+// whose title may hold a secret cut short, is served or kept. Format 3: the
+// binary layout below, keyed by filekey.Key.
+const descriptionFormat = 3
 
-// fileStamp is what proves a file unchanged without reading it.
-type fileStamp struct {
-	Size  int64  `json:"size"`
-	MTime int64  `json:"mtime"` // UnixNano
-	CTime int64  `json:"ctime"` // UnixNano: set by the kernel on every change
-	Inode uint64 `json:"ino"`
-}
-
-// cachedDescription is one file's description and the stamp it holds for.
+// cachedDescription is one file's description and the key it holds for.
 type cachedDescription struct {
-	Stamp   fileStamp       `json:"stamp"`
-	OK      bool            `json:"ok"` // false: not a session of this harness
-	Session history.Session `json:"session"`
-}
-
-// descriptionFile is a cache file's content.
-type descriptionFile struct {
-	Format  int                           `json:"format"`
-	Version string                        `json:"version"`
-	Files   map[string]*cachedDescription `json:"files"`
+	Key filekey.Key
+	// Racy: the key was taken too soon after the file's last change for a
+	// stat alone to prove it (filekey.Racy); the tail is read too.
+	Racy    bool
+	OK      bool // false: not a session of this harness
+	Session history.Session
 }
 
 // DescriptionCache keeps session descriptions across processes, in one file
@@ -117,45 +108,96 @@ func NewDescriptionCache(path string) *DescriptionCache {
 	return &DescriptionCache{path: path}
 }
 
-// loaded reads the cache file once. A missing, unreadable or foreign file is
-// an empty cache: descriptions are recomputed, never guessed.
+// maxCacheBytes bounds the cache file read: far above the few hundred
+// bytes a description takes times any plausible number of sessions; a
+// larger file is not this cache's and reads as empty.
+const maxCacheBytes = 1 << 30
+
+// loaded reads the cache file once. A missing, unreadable, torn or foreign
+// file is an empty cache: descriptions are recomputed, never guessed.
 func (c *DescriptionCache) loaded() {
 	c.load.Do(func() {
 		c.files = map[string]*cachedDescription{}
-		data, err := os.ReadFile(c.path)
+		data, err := readBounded(c.path, maxCacheBytes)
 		if err != nil {
 			return
 		}
-		var f descriptionFile
-		if json.Unmarshal(data, &f) == nil && f.Format == descriptionFormat && f.Version == version.Version && f.Files != nil {
-			c.files = f.Files
+		if files, err := decodeDescriptions(data); err == nil {
+			c.files = files
 		}
 	})
 }
+
+// readBounded reads the regular file at path, refusing one larger than max
+// bytes (or anything but a regular file: a FIFO put there would block).
+func readBounded(path string, max int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() || fi.Size() > max {
+		return nil, errDescriptionFormat
+	}
+	data := make([]byte, fi.Size())
+	if _, err := io.ReadFull(f, data); err != nil {
+		return nil, err
+	}
+	return data, nil
+}
+
+// tailBufs are the buffers tail hashes are read into, one per describing
+// goroutine at a time.
+var tailBufs = sync.Pool{New: func() any { return new([filekey.TailBytes]byte) }}
 
 func (c *DescriptionCache) describe(path string, describe Describer) (history.Session, bool, error) {
 	if c == nil {
 		return describe(path)
 	}
 	c.loaded()
-	stamp, stable := stampOf(path)
-	if stable {
-		c.mu.Lock()
-		d := c.files[path]
-		c.mu.Unlock()
-		if d != nil && d.Stamp == stamp {
+	// The clock before any key is taken: a key is racy by it (filekey.Racy).
+	now := time.Now().UnixNano()
+	c.mu.Lock()
+	d := c.files[path]
+	c.mu.Unlock()
+	if d != nil && !d.Racy {
+		if k, ok := filekey.Lstat(path); ok && filekey.StatProves(d.Key, d.Racy, k) {
 			return d.Session, d.OK, nil
 		}
 	}
+	buf := tailBufs.Get().(*[filekey.TailBytes]byte)
+	key, err := filekey.With(path, buf[:])
+	tailBufs.Put(buf)
+	if err != nil {
+		// No key, no caching: the describer reports what is wrong with
+		// the file, if anything.
+		return describe(path)
+	}
+	racy := filekey.Racy(key, now)
+	if d != nil && d.Key == key {
+		if d.Racy && !racy {
+			// Proven by its tail when no longer racy: settled, so the
+			// next listing proves it by a stat alone.
+			c.mu.Lock()
+			c.files[path] = &cachedDescription{Key: d.Key, OK: d.OK, Session: d.Session}
+			c.dirty = true
+			c.mu.Unlock()
+		}
+		return d.Session, d.OK, nil
+	}
 	s, ok, err := describe(path)
-	if err != nil || !stable {
+	if err != nil {
 		return s, ok, err
 	}
-	// The stamp was taken before the read: a write during it moves the
-	// stamp the next listing sees, so this description is never kept past
-	// a change.
+	// The key was taken before the read: a write during it moves the key
+	// the next listing sees (and leaves this one racy), so this
+	// description is never kept past a change.
 	c.mu.Lock()
-	c.files[path] = &cachedDescription{Stamp: stamp, OK: ok, Session: s}
+	c.files[path] = &cachedDescription{Key: key, Racy: racy, OK: ok, Session: s}
 	c.dirty = true
 	c.mu.Unlock()
 	return s, ok, nil
@@ -193,7 +235,9 @@ func underAny(path string, roots []string) bool {
 
 // Save writes the cache when it changed, atomically. Two processes saving at
 // once each write a whole file and the last one wins; a lost description is
-// only recomputed.
+// only recomputed. There is no fsync (atomicfile.Options.NoSync): a file torn
+// by a crash fails its checksum and reads as an empty cache, which costs one
+// cold listing, never a wrong description.
 func (c *DescriptionCache) Save() error {
 	if c == nil {
 		return nil
@@ -204,14 +248,11 @@ func (c *DescriptionCache) Save() error {
 	if !c.dirty {
 		return nil
 	}
-	data, err := json.Marshal(descriptionFile{Format: descriptionFormat, Version: version.Version, Files: c.files})
-	if err != nil {
-		return fmt.Errorf("session description cache: %w", err)
-	}
+	data := encodeDescriptions(c.files)
 	if err := os.MkdirAll(filepath.Dir(c.path), 0o700); err != nil {
 		return fmt.Errorf("session description cache: %w", err)
 	}
-	if err := atomicfile.Write(c.path, data, atomicfile.Options{}); err != nil {
+	if err := atomicfile.Write(c.path, data, atomicfile.Options{NoSync: true}); err != nil {
 		return fmt.Errorf("session description cache: %w", err)
 	}
 	c.dirty = false

@@ -1,15 +1,16 @@
 package harness
 
 import (
-	"fmt"
+	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/notesoup/notesoup/shared/filekey"
 	"github.com/notesoup/notesoup/shared/history"
 	"github.com/notesoup/notesoup/version"
 )
@@ -31,9 +32,45 @@ func countingDescriber(n *atomic.Int32) Describer {
 	}
 }
 
+// withRacyWindow sets filekey.RacyWindow for one test.
+func withRacyWindow(t *testing.T, w time.Duration) {
+	old := filekey.RacyWindow
+	filekey.RacyWindow = w
+	t.Cleanup(func() { filekey.RacyWindow = old })
+}
+
+// ctimeOf is path's change time (0 where the system does not say).
+func ctimeOf(t *testing.T, path string) int64 {
+	t.Helper()
+	k, ok := filekey.Lstat(path)
+	if !ok {
+		t.Fatalf("%s: not a regular file", path)
+	}
+	return k.CTime
+}
+
+// TestDescriptionCache: a file appended between two listings shows its new
+// state, and so does a rewrite in place at the same size with its old
+// modification time put back, whether the cached keys are racy (proven by
+// their tail hash) or settled (proven by a stat alone).
 func TestDescriptionCache(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		window time.Duration
+	}{
+		{"racy keys, proven by the tail hash", time.Hour},
+		{"settled keys, proven by a stat", 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			withRacyWindow(t, c.window)
+			testDescriptionCache(t, c.window == 0)
+		})
+	}
+}
+
+func testDescriptionCache(t *testing.T, settled bool) {
 	root := t.TempDir()
-	cachePath := filepath.Join(t.TempDir(), "sessions", "h.json")
+	cachePath := filepath.Join(t.TempDir(), "sessions", "h.bin")
 	write := func(name, content string) string {
 		p := filepath.Join(root, name)
 		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
@@ -77,12 +114,8 @@ func TestDescriptionCache(t *testing.T) {
 			f.WriteString("+more")
 			f.Close()
 		}, []string{a, b, x}, 1, map[string]string{"a.jsonl": "first+more", "b.jsonl": "second"}},
-		{"a same-size rewrite with its old mtime put back is read again", func() {
-			fi, _ := os.Stat(b)
-			time.Sleep(20 * time.Millisecond) // past the change-time clock's tick
-			write("b.jsonl", "SECOND")
-			os.Chtimes(b, fi.ModTime(), fi.ModTime())
-		}, []string{a, b, x}, 1, map[string]string{"a.jsonl": "first+more", "b.jsonl": "SECOND"}},
+		{"a same-size rewrite with its old mtime put back is read again", func() { rewriteInPlace(t, b, "SECOND", settled) },
+			[]string{a, b, x}, 1, map[string]string{"a.jsonl": "first+more", "b.jsonl": "SECOND"}},
 		{"a deleted file is gone", func() { os.Remove(x) }, []string{a, b}, 0, map[string]string{"a.jsonl": "first+more", "b.jsonl": "SECOND"}},
 	}
 	for _, st := range steps {
@@ -106,31 +139,139 @@ func TestDescriptionCache(t *testing.T) {
 	if _, ok := c.files[x]; ok {
 		t.Errorf("the deleted file's description was kept")
 	}
+	for p, d := range c.files {
+		if d.Racy == settled && ctimeOf(t, p) != 0 {
+			t.Errorf("%s: racy %v, want %v", p, d.Racy, !settled)
+		}
+	}
 }
 
-func TestDescriptionCacheIgnoresForeignFiles(t *testing.T) {
+// rewriteInPlace writes content (as long as the file) over path and puts
+// its modification time back. For settled keys, which a stat alone proves,
+// the change time must move: a rewrite in the same tick of the kernel's
+// clock as the key is the racy case, which settled keys exclude by
+// construction (they are taken RacyWindow after the change); so the
+// rewrite's time is touched again until the change time moves.
+func rewriteInPlace(t *testing.T, path, content string, needCTime bool) {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil || fi.Size() != int64(len(content)) {
+		t.Fatalf("%s: %v, size %d, want %d", path, err, fi.Size(), len(content))
+	}
+	before := ctimeOf(t, path)
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt([]byte(content), 0); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if err := os.Chtimes(path, fi.ModTime(), fi.ModTime()); err != nil {
+			t.Fatal(err)
+		}
+		if !needCTime || before == 0 || ctimeOf(t, path) != before {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: the change time did not move", path)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if fi2, _ := os.Stat(path); fi2.Size() != fi.Size() || !fi2.ModTime().Equal(fi.ModTime()) {
+		t.Fatal("the rewrite changed the size or the modification time")
+	}
+}
+
+// TestDescriptionCacheSettles: descriptions cached right after their files
+// changed are racy; a listing that proves them by their tails once they no
+// longer are marks them settled, and serves the same descriptions.
+func TestDescriptionCacheSettles(t *testing.T) {
+	root := t.TempDir()
+	cachePath := filepath.Join(t.TempDir(), "h.bin")
+	p := filepath.Join(root, "a.jsonl")
+	if err := os.WriteFile(p, []byte("first"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if ctimeOf(t, p) == 0 {
+		t.Skip("no change time on this system: every key stays racy")
+	}
+	var reads atomic.Int32
+	racy := func(window time.Duration) bool {
+		t.Helper()
+		withRacyWindow(t, window)
+		c := NewDescriptionCache(cachePath)
+		ss, err := Describe([]string{p}, countingDescriber(&reads), c)
+		if err != nil || len(ss) != 1 || ss[0].Title != "first" {
+			t.Fatalf("listed %+v, %v", ss, err)
+		}
+		if err := c.Save(); err != nil {
+			t.Fatal(err)
+		}
+		c = NewDescriptionCache(cachePath)
+		c.loaded()
+		return c.files[p].Racy
+	}
+	if !racy(time.Hour) {
+		t.Errorf("settled right after it was written")
+	}
+	if racy(0) {
+		t.Errorf("still racy after a proof past the window")
+	}
+	if reads.Load() != 1 {
+		t.Errorf("%d reads, want 1: settling must not describe again", reads.Load())
+	}
+}
+
+// TestDescriptionCacheIgnoresDamagedFiles: a cache file that is torn,
+// damaged, of another format or version, or not this cache's at all is an
+// empty cache; an intact one is served (so the test can fail).
+func TestDescriptionCacheIgnoresDamagedFiles(t *testing.T) {
+	withRacyWindow(t, time.Hour) // the entry below is racy; so is every key
 	dir := t.TempDir()
 	p := filepath.Join(dir, "a.jsonl")
 	if err := os.WriteFile(p, []byte("live"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	stamp, ok := stampOf(p)
-	if !ok {
-		t.Skip("no file stamps on this system: the cache is never used")
+	key, err := filekey.Of(p)
+	if err != nil {
+		t.Fatal(err)
 	}
-	stale := `{"format":%d,"version":%q,"files":{%q:{"stamp":` + `{"size":4,"mtime":` + itoa(stamp.MTime) + `,"ctime":` + itoa(stamp.CTime) + `,"ino":` + itoa(int64(stamp.Inode)) + `},"ok":true,"session":{"harness":"","id":"a.jsonl","path":"","title":"stale"}}}}`
+	stale := encodeDescriptions(map[string]*cachedDescription{
+		p: {Key: key, Racy: true, OK: true, Session: history.Session{ID: "a.jsonl", Path: p, Title: "stale"}},
+	})
+	flip := func(i int) []byte {
+		b := bytes.Clone(stale)
+		b[i] ^= 0x20
+		return b
+	}
+	otherVersion := func(v string) []byte {
+		old := version.Version
+		version.Version = v
+		defer func() { version.Version = old }()
+		return encodeDescriptions(map[string]*cachedDescription{p: {Key: key, Racy: true, OK: true, Session: history.Session{Title: "stale"}}})
+	}
+	jsonCache, _ := json.Marshal(map[string]any{"format": 2, "version": version.Version, "files": map[string]any{p: map[string]any{"ok": true, "session": map[string]any{"title": "stale"}}}})
 	for _, tc := range []struct {
 		name    string
-		content string
+		content []byte
 		want    string
 	}{
-		{"garbage", "not json", "live"},
-		{"another format", sprintf(stale, descriptionFormat+1, versionString(), p), "live"},
-		{"another version", sprintf(stale, descriptionFormat, "0.0.0-other", p), "live"},
-		{"this format and version", sprintf(stale, descriptionFormat, versionString(), p), "stale"}, // the test can fail
+		{"empty", nil, "live"},
+		{"garbage", []byte("not a cache"), "live"},
+		{"the JSON cache of format 2", jsonCache, "live"},
+		{"torn", stale[:len(stale)-1], "live"},
+		{"torn in the middle", stale[:len(stale)/2], "live"},
+		{"a byte damaged", flip(len(stale) / 2), "live"},
+		{"the checksum damaged", flip(len(stale) - 1), "live"},
+		{"another format", append([]byte(descriptionMagic), flip(len(descriptionMagic))[len(descriptionMagic):]...), "live"},
+		{"another version", otherVersion("0.0.0-other"), "live"},
+		{"intact, this format and version", stale, "stale"}, // the test can fail
 	} {
-		cachePath := filepath.Join(t.TempDir(), "c.json")
-		if err := os.WriteFile(cachePath, []byte(tc.content), 0o600); err != nil {
+		cachePath := filepath.Join(t.TempDir(), "c.bin")
+		if err := os.WriteFile(cachePath, tc.content, 0o600); err != nil {
 			t.Fatal(err)
 		}
 		var reads atomic.Int32
@@ -151,8 +292,40 @@ func TestDescriptionCacheIgnoresForeignFiles(t *testing.T) {
 	}
 }
 
-func itoa(n int64) string { return strconv.FormatInt(n, 10) }
-
-func sprintf(f string, a ...any) string { return fmt.Sprintf(f, a...) }
-
-func versionString() string { return version.Version }
+// TestDescriptionCodecRoundTrip: every field of a description comes back
+// as it went in, times with their zone offsets (what JSON output shows).
+func TestDescriptionCodecRoundTrip(t *testing.T) {
+	at := time.Date(2026, 12, 3, 13, 37, 46, 513000000, time.UTC)
+	in := map[string]*cachedDescription{
+		"/r/utc.jsonl": {Key: filekey.Key{Size: 1 << 40, MTime: at.UnixNano(), CTime: at.UnixNano() + 1, Ino: 1<<64 - 1, Tail: 1<<64 - 2}, OK: true,
+			Session: history.Session{Harness: "claude", ID: "u", Path: "/r/utc.jsonl", Cwd: "/w", Title: "ünïcode title", Started: at, Updated: at.Add(time.Hour), Size: 1 << 40}},
+		"/r/zone.jsonl": {Key: filekey.Key{Size: 0, MTime: -5}, Racy: true, OK: true,
+			Session: history.Session{Harness: "pi", ID: "z", Path: "/elsewhere/zone.jsonl", Started: at.In(time.FixedZone("", 5*3600+30*60)), Updated: at.Local()}},
+		"/r/not.jsonl": {Key: filekey.Key{Size: 7}, Session: history.Session{}},
+	}
+	out, err := decodeDescriptions(encodeDescriptions(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) != len(in) {
+		t.Fatalf("%d entries, want %d", len(out), len(in))
+	}
+	for p, want := range in {
+		got := out[p]
+		if got == nil {
+			t.Errorf("%s: missing", p)
+			continue
+		}
+		if got.Key != want.Key || got.Racy != want.Racy || got.OK != want.OK {
+			t.Errorf("%s: %+v, want %+v", p, got, want)
+		}
+		gj, _ := json.Marshal(got.Session)
+		wj, _ := json.Marshal(want.Session)
+		if !bytes.Equal(gj, wj) {
+			t.Errorf("%s: session %s, want %s", p, gj, wj)
+		}
+		if !got.Session.Started.Equal(want.Session.Started) || got.Session.Updated.Format(time.RFC3339Nano) != want.Session.Updated.Format(time.RFC3339Nano) {
+			t.Errorf("%s: times %v %v, want %v %v", p, got.Session.Started, got.Session.Updated, want.Session.Started, want.Session.Updated)
+		}
+	}
+}

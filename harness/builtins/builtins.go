@@ -63,7 +63,7 @@ func New(name string) (*harness.Builtin, bool) {
 	}
 	b := all[i].make()
 	if dir, err := os.UserCacheDir(); err == nil {
-		b.Cache = harness.NewDescriptionCache(filepath.Join(dir, "notesoup", "sessions", name+".json"))
+		b.Cache = harness.NewDescriptionCache(filepath.Join(dir, "notesoup", "sessions", name+".bin"))
 	}
 	return b, true
 }
