@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
+	"slices"
 	"sync"
 	"time"
 
@@ -42,8 +42,10 @@ func Describe(files []string, describe Describer, cache *DescriptionCache) ([]hi
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var dir filekey.Dir // files come in walk order: mostly one directory after another
+			defer dir.Close()
 			for i := range next {
-				out[i], keep[i], errs[i] = cache.describe(files[i], describe)
+				out[i], keep[i], errs[i] = cache.describe(&dir, files[i], describe)
 			}
 		}()
 	}
@@ -52,13 +54,19 @@ func Describe(files []string, describe Describer, cache *DescriptionCache) ([]hi
 	}
 	close(next)
 	wg.Wait()
-	sessions := out[:0]
-	for i, s := range out {
+	// Sorted by index, not by moving the sessions themselves: a session
+	// is some hundred bytes, and a stable sort moves each many times.
+	order := make([]int32, 0, len(out))
+	for i := range out {
 		if keep[i] {
-			sessions = append(sessions, s)
+			order = append(order, int32(i))
 		}
 	}
-	sort.SliceStable(sessions, func(i, j int) bool { return sessions[i].Updated.After(sessions[j].Updated) })
+	slices.SortStableFunc(order, func(a, b int32) int { return out[b].Updated.Compare(out[a].Updated) })
+	sessions := make([]history.Session, len(order))
+	for i, j := range order {
+		sessions[i] = out[j]
+	}
 	return sessions, errors.Join(errs...)
 }
 
@@ -150,11 +158,27 @@ func readBounded(path string, max int64) ([]byte, error) {
 	return data, nil
 }
 
+// keyOf is the key of the file at path, its tail hash included.
+func keyOf(dir *filekey.Dir, path string) (filekey.Key, error) {
+	f, st, err := dir.Open(path)
+	if err != nil {
+		return filekey.Key{}, err
+	}
+	defer f.Close()
+	buf := tailBufs.Get().(*[filekey.TailBytes]byte)
+	defer tailBufs.Put(buf)
+	k := st.Key()
+	k.Tail, err = filekey.TailHashAt(f, k.Size, buf[:])
+	return k, err
+}
+
 // tailBufs are the buffers tail hashes are read into, one per describing
 // goroutine at a time.
 var tailBufs = sync.Pool{New: func() any { return new([filekey.TailBytes]byte) }}
 
-func (c *DescriptionCache) describe(path string, describe Describer) (history.Session, bool, error) {
+// describe describes path, or answers from the cache when its key proves
+// the file unchanged; dir is the calling goroutine's directory handle.
+func (c *DescriptionCache) describe(dir *filekey.Dir, path string, describe Describer) (history.Session, bool, error) {
 	if c == nil {
 		return describe(path)
 	}
@@ -165,13 +189,11 @@ func (c *DescriptionCache) describe(path string, describe Describer) (history.Se
 	d := c.files[path]
 	c.mu.Unlock()
 	if d != nil && !d.Racy {
-		if k, ok := filekey.Lstat(path); ok && filekey.StatProves(d.Key, d.Racy, k) {
+		if k, ok := dir.Lstat(path); ok && filekey.StatProves(d.Key, d.Racy, k) {
 			return d.Session, d.OK, nil
 		}
 	}
-	buf := tailBufs.Get().(*[filekey.TailBytes]byte)
-	key, err := filekey.With(path, buf[:])
-	tailBufs.Put(buf)
+	key, err := keyOf(dir, path)
 	if err != nil {
 		// No key, no caching: the describer reports what is wrong with
 		// the file, if anything.

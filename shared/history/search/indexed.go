@@ -113,7 +113,7 @@ func searchIndexed(query string, per, workers int, opts Options) (Result, error)
 		go func() {
 			defer wg.Done()
 			ws := &worker{s: s}
-			defer ws.dir.close()
+			defer ws.dir.Close()
 			defer ws.closeRing()
 			b := newSegBuilder()
 			var mine []*entry // entries whose blocks are in b
@@ -157,7 +157,7 @@ func searchIndexed(query string, per, workers int, opts Options) (Result, error)
 					}
 					if src.everyTime {
 						a := &fileAnswer{}
-						if _, st, err := ws.dir.openFile(sess.Path); err == nil {
+						if _, st, err := ws.dir.Open(sess.Path); err == nil {
 							a.Key = st.Key()
 							if sess.Updated.IsZero() {
 								sess.Updated = st.MTime
@@ -328,7 +328,7 @@ func searchIndexed(query string, per, workers int, opts Options) (Result, error)
 				}
 			}
 		}
-		ws.dir.close()
+		ws.dir.Close()
 		if b.blocks > 0 {
 			name, size, err := b.write(dir)
 			if err != nil {
@@ -416,7 +416,7 @@ func (w *worker) indexFile(src *source, sess history.Session, b *segBuilder, bud
 			return a.ent, nil, fromCache
 		}
 	}
-	f, st, err := w.dir.openFile(path)
+	f, st, err := w.dir.Open(path)
 	if err != nil {
 		return nil, &fileAnswer{Err: fmt.Sprintf("%s: %v", path, err)}, fromError
 	}

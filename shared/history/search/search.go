@@ -221,7 +221,7 @@ func Search(query string, opts Options) (Result, error) {
 		go func() {
 			defer wg.Done()
 			ws := &worker{s: s} // the read buffer comes with the first scan
-			defer ws.dir.close()
+			defer ws.dir.Close()
 			defer ws.closeRing()
 			var local Stats
 			changed := false
@@ -321,7 +321,7 @@ func Search(query string, opts Options) (Result, error) {
 
 // batchFiles is how many files of one listing a worker takes at a time:
 // few enough to share the work evenly, enough that consecutive files of
-// one directory go to one worker (see dirHandle) and that proving them
+// one directory go to one worker (see filekey.Dir) and that proving them
 // unchanged is one batch (see proveBatch).
 const batchFiles = 32
 
@@ -371,9 +371,9 @@ func (s *searcher) pathOf(harness, id string) (string, bool) {
 // worker searches files one at a time with its own read buffer.
 type worker struct {
 	s    *searcher
-	prov prover    // proves batches of files unchanged, where it can
-	dir  dirHandle // the directory of the file opened last
-	buf  []byte    // read buffer
+	prov prover      // proves batches of files unchanged, where it can
+	dir  filekey.Dir // the directory of the file opened last
+	buf  []byte      // read buffer
 	// first is the first line of the file scanned last when its source
 	// has forks, threads the sessions it inherits from (Source.Inherits,
 	// inherits while the file's source is scanned).
@@ -398,7 +398,7 @@ func (w *worker) answer(j job) (*fileAnswer, int, int64) {
 	if cap(w.tail) < filekey.TailBytes {
 		w.tail = make([]byte, filekey.TailBytes)
 	}
-	f, st, err := w.dir.openFile(path)
+	f, st, err := w.dir.Open(path)
 	if err != nil {
 		return fail(err)
 	}
