@@ -179,7 +179,7 @@ if step newquery; then
 		# minutes per GB): an index there is reused, with the build figures
 		# recorded beside it when it was made.
 		dejahome=${DEJA_HOME:-$BENCH_DIR/deja-home-$(basename "$corpus")}
-		dejaenv=(env HOME=$dejahome DEJA_INDEX_DIR=$dejahome/index DEJA_CLAUDE_ROOT=$CL DEJA_PI_ROOT=$PI DEJA_CODEX_ROOT=$CX)
+		dejaenv=(env HOME=$dejahome DEJA_INDEX_DIR=$dejahome/index DEJA_CLAUDE_ROOT=$CL DEJA_PI_ROOT=$PI DEJA_CODEX_ROOT=$home/.codex) # deja-vu adds sessions/ to its Codex root
 		if [ ! -f "$dejahome/build.cpu" ]; then
 			rm -rf "$dejahome" && mkdir -p "$dejahome"
 			echo "$(load)" >"$dejahome/build.load"
