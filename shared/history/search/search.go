@@ -2,13 +2,18 @@
 // history_list's query (a plain, case-insensitive substring) across all
 // transcripts on the machine, without naming a session first.
 //
-// It is fast where it can prove it safe and exact everywhere: a raw-bytes
-// prefilter skips files that cannot match (see prefilter.go), only candidate
-// files are decoded by their harness's decoder, and answers are cached per
-// query and file, keyed on what proves the file unchanged (size,
-// modification time, a hash of its tail, and the same for the files a fork
-// inherits from), so a warm query reads only file ends and a changed file is
-// always searched again.
+// It is fast where it can prove it safe and exact everywhere. By default
+// (Options.Index) every session's decoded, masked events are kept in a
+// persistent trigram index (store.go, indexed.go), and any query over
+// unchanged files reads posting lists and candidate blocks only. Without
+// it, a raw-bytes prefilter skips files that cannot match (prefilter.go),
+// only candidate files are decoded by their harness's decoder, and answers
+// are cached per query and file. Either way what is kept is keyed on what
+// proves a file unchanged (shared/filekey: size, modification time, change
+// time, inode, a hash of its tail, and the same for the files a fork
+// inherits from); a settled key is proven by one stat, a racy one (taken
+// just after a change) by its tail too, and a changed file is always
+// searched again.
 //
 // Secrets: a decoded event passes through history.VisibleEvent (the one
 // masking point, shared/history/visible.go) before a match is decided or a
@@ -26,9 +31,10 @@
 //
 // Where the time goes, and so the shape of the code: a cold query is bound
 // by reading the files (the scan kernel in pair_amd64.s tests 32 bytes per
-// step without lower-casing them, see prefilter.go); a warm one by the
-// system calls that prove each file unchanged, which on Linux go to the
-// kernel in batches through io_uring (uring_linux.go).
+// step without lower-casing them, see prefilter.go); a query over an index
+// that is up to date by listing the session folders and one stat per file;
+// tails are read (on Linux in io_uring batches, uring_linux.go) only for
+// racy keys and the raw engine's answers.
 package search
 
 import (
