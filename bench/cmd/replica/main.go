@@ -22,15 +22,14 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
+
+	"github.com/notesoup/notesoup/testkit/corpus"
 )
 
 // defaultCommon is the phrase every recorded scenario but the MCP one
@@ -52,9 +51,9 @@ func main() {
 		fmt.Fprintln(os.Stderr, "replica: -dir is required (a directory to write into; its home/ must not exist)")
 		os.Exit(2)
 	}
-	n, err := parseSize(*size)
+	n, err := corpus.ParseSize(*size)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "replica: -size %q: %v (use e.g. 10M or 1G)\n", *size, err)
+		fmt.Fprintf(os.Stderr, "replica: -size: %v\n", err)
 		os.Exit(2)
 	}
 	out, err := run(Options{Samples: *samples, Dir: *dir, TotalBytes: n, Seed: *seed, PerProject: *perProject, Step: *step}, *common, *files, log)
@@ -62,9 +61,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	enc := json.NewEncoder(os.Stdout)
-	enc.SetIndent("", "  ")
-	_ = enc.Encode(out)
+	_ = corpus.PrintJSON(os.Stdout, out)
 }
 
 // run checks the queries on the samples, writes the replica and returns its
@@ -112,22 +109,4 @@ func run(o Options, common string, listFiles bool, log hclog.Logger) (map[string
 		out["file_list"] = res.Files
 	}
 	return out, nil
-}
-
-// parseSize reads "123", "10K", "300M", "2G" (binary multiples).
-func parseSize(s string) (int64, error) {
-	mult := int64(1)
-	switch {
-	case strings.HasSuffix(s, "K"):
-		mult, s = 1<<10, strings.TrimSuffix(s, "K")
-	case strings.HasSuffix(s, "M"):
-		mult, s = 1<<20, strings.TrimSuffix(s, "M")
-	case strings.HasSuffix(s, "G"):
-		mult, s = 1<<30, strings.TrimSuffix(s, "G")
-	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || v <= 0 {
-		return 0, fmt.Errorf("not a positive size")
-	}
-	return int64(v * float64(mult)), nil
 }

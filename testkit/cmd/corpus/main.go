@@ -6,11 +6,9 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/notesoup/notesoup/testkit/corpus"
@@ -28,9 +26,9 @@ func main() {
 		fmt.Fprintln(os.Stderr, "corpus: -dir is required (an empty directory to write into)")
 		os.Exit(2)
 	}
-	n, err := parseSize(*size)
+	n, err := corpus.ParseSize(*size)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "corpus: -size %q: %v (use e.g. 10M or 2G)\n", *size, err)
+		fmt.Fprintf(os.Stderr, "corpus: -size: %v\n", err)
 		os.Exit(2)
 	}
 	res, err := corpus.Generate(*dir, corpus.Options{Seed: *seed, TotalBytes: n, Sessions: *sessions, Harnesses: strings.Split(*harnesses, ",")})
@@ -52,25 +50,5 @@ func main() {
 	if *files {
 		out["files"] = res.Files
 	}
-	enc := json.NewEncoder(os.Stdout)
-	enc.SetIndent("", "  ")
-	_ = enc.Encode(out)
-}
-
-// parseSize reads "123", "10K", "300M", "2G" (binary multiples).
-func parseSize(s string) (int64, error) {
-	mult := int64(1)
-	switch {
-	case strings.HasSuffix(s, "K"):
-		mult, s = 1<<10, strings.TrimSuffix(s, "K")
-	case strings.HasSuffix(s, "M"):
-		mult, s = 1<<20, strings.TrimSuffix(s, "M")
-	case strings.HasSuffix(s, "G"):
-		mult, s = 1<<30, strings.TrimSuffix(s, "G")
-	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || v <= 0 {
-		return 0, fmt.Errorf("not a positive size")
-	}
-	return int64(v * float64(mult)), nil
+	_ = corpus.PrintJSON(os.Stdout, out)
 }
