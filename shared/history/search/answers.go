@@ -5,14 +5,15 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
-	"hash/crc32"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"time"
 
+	"github.com/notesoup/notesoup/internal/rawread"
 	"github.com/notesoup/notesoup/shared/atomicfile"
+	"github.com/notesoup/notesoup/shared/bincodec"
 )
 
 // Answers kept beside the index: the same query again, over an index that
@@ -49,19 +50,16 @@ type kept struct {
 
 // loadAnswer returns the answer kept for key at generation gen.
 func loadAnswer(dir, key string, gen uint64) (kept, bool) {
-	data, err := readBounded(filepath.Join(dir, answersDir, "a-"+key), maxAnswerBytes+64)
-	if err != nil || len(data) < len(answerMagic)+12 || string(data[:len(answerMagic)]) != answerMagic {
+	data, err := rawread.ReadAll(filepath.Join(dir, answersDir, "a-"+key), maxAnswerBytes+64)
+	if err != nil {
 		return kept{}, false
 	}
-	body := data[:len(data)-4]
-	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
-		return kept{}, false
-	}
-	if binary.LittleEndian.Uint64(body[len(answerMagic):]) != gen {
+	payload, ok := bincodec.Verify(data, answerMagic)
+	if !ok || len(payload) < 8 || binary.LittleEndian.Uint64(payload) != gen {
 		return kept{}, false
 	}
 	var k kept
-	if json.Unmarshal(body[len(answerMagic)+8:], &k) != nil {
+	if json.Unmarshal(payload[8:], &k) != nil {
 		return kept{}, false
 	}
 	if k.Sessions == nil {
@@ -79,7 +77,7 @@ func storeAnswer(dir, key string, gen uint64, k kept) {
 	}
 	b := append([]byte(answerMagic), binary.LittleEndian.AppendUint64(nil, gen)...)
 	b = append(b, js...)
-	b = binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
+	b = bincodec.AppendChecksum(b)
 	ad := filepath.Join(dir, answersDir)
 	if os.MkdirAll(ad, 0o700) != nil {
 		return
@@ -105,25 +103,4 @@ func storeAnswer(dir, key string, gen uint64, k kept) {
 	for _, a := range all[:max(0, len(all)-maxAnswers)] {
 		os.Remove(filepath.Join(ad, a.name))
 	}
-}
-
-// readBounded reads a regular file of at most limit bytes.
-func readBounded(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() || fi.Size() > limit {
-		return nil, os.ErrInvalid
-	}
-	data := make([]byte, fi.Size())
-	if _, err := f.ReadAt(data, 0); err != nil {
-		return nil, err
-	}
-	return data, nil
 }

@@ -8,12 +8,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
-	"unsafe"
 
+	"github.com/notesoup/notesoup/shared/bincodec"
 	"github.com/notesoup/notesoup/shared/filekey"
 	"github.com/notesoup/notesoup/shared/history"
 	"github.com/notesoup/notesoup/version"
@@ -82,10 +81,6 @@ func dropUnmasked(dir string) {
 	}
 }
 
-// castagnoli is the CRC-32C table of the cache files' and the manifest's
-// checksums.
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
 // fresh reports whether a cached answer still holds: the file and every
 // file it depends on have the keys it was computed with.
 func (a *fileAnswer) fresh(key filekey.Key, keyFor func(string) (filekey.Key, error)) bool {
@@ -103,7 +98,8 @@ func (a *fileAnswer) fresh(key filekey.Key, keyFor func(string) (filekey.Key, er
 
 // The cache file is read by every search, so it is a flat binary layout
 // read in one call, not gob (whose decoding cost more than the rest of a
-// warm search's user time). Layout, integers as (u)varints:
+// warm search's user time). Layout (its pieces are shared/bincodec's),
+// integers as (u)varints:
 //
 //	magic "nsq\x00", format, version string, query hash string, limit, n,
 //	n × entry, CRC-32C of everything before it (4 bytes, little endian)
@@ -157,61 +153,58 @@ var errCacheFormat = errors.New("search cache: not this build's format")
 
 // decodeCache parses a cache file written by encode for query and limit.
 func decodeCache(data []byte, query string, limit int) (*cacheFile, error) {
-	if len(data) < len(cacheMagic)+4 || string(data[:len(cacheMagic)]) != cacheMagic {
-		return nil, errCacheFormat
-	}
-	body := data[:len(data)-4]
-	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
-		return nil, errCacheFormat // torn or damaged
+	payload, ok := bincodec.Verify(data, cacheMagic)
+	if !ok {
+		return nil, errCacheFormat // torn, damaged or foreign
 	}
 	// One string for the whole file: paths and texts are slices of it,
 	// not an allocation each. It aliases data, which nothing writes
 	// after this: a copy would touch as many fresh pages again, and a
 	// fresh page costs a fault (14 µs each on the VMs measured, a few ms
 	// per MB, a good part of a warm search).
-	r := &cacheReader{s: unsafe.String(unsafe.SliceData(body), len(body))[len(cacheMagic):]}
-	if r.uint() != cacheFormat || r.str() != version.Version || r.str() != queryHash(query) || r.uint() != uint64(limit) {
+	r := bincodec.NewReader(payload)
+	if r.Uint() != cacheFormat || r.Str() != version.Version || r.Str() != queryHash(query) || r.Uint() != uint64(limit) {
 		return nil, errCacheFormat
 	}
-	n := r.uint()
-	if r.err != nil || n > uint64(len(r.s)) {
+	n := r.Uint()
+	if r.Err() != nil || n > uint64(r.Len()) {
 		return nil, errCacheFormat
 	}
 	c := &cacheFile{Query: query, Limit: limit, Files: make(map[string]*fileAnswer, n)}
 	answers := make([]fileAnswer, n) // one allocation for all
 	for i := range answers {
 		a := &answers[i]
-		path := r.str()
-		a.Key = r.key()
-		flags := r.byte()
+		path := r.Str()
+		a.Key = r.Key()
+		flags := r.Byte()
 		if flags&flagErr != 0 {
-			a.Err = r.str()
+			a.Err = r.Str()
 		}
 		if flags&flagDeps != 0 {
-			nd := r.uint()
-			if nd > uint64(len(r.s)) {
+			nd := r.Uint()
+			if nd > uint64(r.Len()) {
 				return nil, errCacheFormat
 			}
 			a.Deps = make(map[string]filekey.Key, nd)
 			for range nd {
-				p := r.str()
-				a.Deps[p] = r.key()
+				p := r.Str()
+				a.Deps[p] = r.Key()
 			}
 		}
 		if flags&flagHits != 0 {
-			a.Count = int(r.uint())
+			a.Count = int(r.Uint())
 			var h hits
-			if err := json.Unmarshal([]byte(r.str()), &h); err != nil {
+			if err := json.Unmarshal([]byte(r.Str()), &h); err != nil {
 				return nil, errCacheFormat
 			}
 			a.Hits = &h
 		}
-		if r.err != nil {
+		if r.Err() != nil {
 			return nil, errCacheFormat
 		}
 		c.Files[path] = a
 	}
-	if r.err != nil || len(r.s) != 0 {
+	if r.Err() != nil || r.Len() != 0 {
 		return nil, errCacheFormat
 	}
 	return c, nil
@@ -228,7 +221,7 @@ func (c *cacheFile) encode() ([]byte, error) {
 // whole file in memory first would touch as many fresh pages as the file
 // is long, twice over as it grows (see decodeCache on fresh pages).
 func (c *cacheFile) encodeTo(w io.Writer) error {
-	crc := crc32.New(castagnoli)
+	crc := bincodec.NewHash()
 	b := make([]byte, 0, 40<<10)
 	flush := func(force bool) error {
 		if len(b) < 32<<10 && !force {
@@ -241,13 +234,13 @@ func (c *cacheFile) encodeTo(w io.Writer) error {
 	}
 	b = append(b, cacheMagic...)
 	b = binary.AppendUvarint(b, cacheFormat)
-	b = appendStr(b, version.Version)
-	b = appendStr(b, queryHash(c.Query))
+	b = bincodec.AppendString(b, version.Version)
+	b = bincodec.AppendString(b, queryHash(c.Query))
 	b = binary.AppendUvarint(b, uint64(c.Limit))
 	b = binary.AppendUvarint(b, uint64(len(c.Files)))
 	for path, a := range c.Files {
-		b = appendStr(b, path)
-		b = appendKey(b, a.Key)
+		b = bincodec.AppendString(b, path)
+		b = bincodec.AppendKey(b, a.Key)
 		var flags byte
 		if a.Err != "" {
 			flags |= flagErr
@@ -260,13 +253,13 @@ func (c *cacheFile) encodeTo(w io.Writer) error {
 		}
 		b = append(b, flags)
 		if a.Err != "" {
-			b = appendStr(b, a.Err)
+			b = bincodec.AppendString(b, a.Err)
 		}
 		if len(a.Deps) > 0 {
 			b = binary.AppendUvarint(b, uint64(len(a.Deps)))
 			for p, k := range a.Deps {
-				b = appendStr(b, p)
-				b = appendKey(b, k)
+				b = bincodec.AppendString(b, p)
+				b = bincodec.AppendKey(b, k)
 			}
 		}
 		if a.Count > 0 {
@@ -279,7 +272,7 @@ func (c *cacheFile) encodeTo(w io.Writer) error {
 			if err != nil {
 				return fmt.Errorf("search cache: encode %s: %w", path, err)
 			}
-			b = appendStr(b, string(j))
+			b = bincodec.AppendString(b, string(j))
 		}
 		if err := flush(false); err != nil {
 			return err
@@ -290,93 +283,6 @@ func (c *cacheFile) encodeTo(w io.Writer) error {
 	}
 	_, err := w.Write(binary.LittleEndian.AppendUint32(nil, crc.Sum32()))
 	return err
-}
-
-func appendStr(b []byte, s string) []byte {
-	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
-}
-
-func appendKey(b []byte, k filekey.Key) []byte {
-	b = binary.AppendVarint(b, k.Size)
-	b = binary.AppendVarint(b, k.MTime)
-	b = binary.AppendVarint(b, k.CTime)
-	b = binary.AppendUvarint(b, k.Ino)
-	return binary.LittleEndian.AppendUint64(b, k.Tail)
-}
-
-// cacheReader reads decodeCache's layout; the first error sticks.
-type cacheReader struct {
-	s   string
-	err error
-}
-
-func (r *cacheReader) fail() { r.err, r.s = errCacheFormat, "" }
-
-func (r *cacheReader) uint() uint64 {
-	v, n := uvarint(r.s)
-	if n <= 0 {
-		r.fail()
-		return 0
-	}
-	r.s = r.s[n:]
-	return v
-}
-
-func (r *cacheReader) int() int64 {
-	u := r.uint()
-	return int64(u>>1) ^ -int64(u&1) // zig-zag, as binary.AppendVarint
-}
-
-func (r *cacheReader) byte() byte {
-	if len(r.s) < 1 {
-		r.fail()
-		return 0
-	}
-	c := r.s[0]
-	r.s = r.s[1:]
-	return c
-}
-
-func (r *cacheReader) str() string {
-	n := r.uint()
-	if n > uint64(len(r.s)) {
-		r.fail()
-		return ""
-	}
-	s := r.s[:n]
-	r.s = r.s[n:]
-	return s
-}
-
-func (r *cacheReader) key() filekey.Key {
-	k := filekey.Key{Size: r.int(), MTime: r.int(), CTime: r.int(), Ino: r.uint()}
-	if len(r.s) < 8 {
-		r.fail()
-		return k
-	}
-	for i := 7; i >= 0; i-- {
-		k.Tail = k.Tail<<8 | uint64(r.s[i])
-	}
-	r.s = r.s[8:]
-	return k
-}
-
-// uvarint is binary.Uvarint over a string.
-func uvarint(s string) (uint64, int) {
-	var x uint64
-	var shift uint
-	for i := 0; i < len(s) && i < binary.MaxVarintLen64; i++ {
-		c := s[i]
-		if c < 0x80 {
-			if i == binary.MaxVarintLen64-1 && c > 1 {
-				return 0, -1
-			}
-			return x | uint64(c)<<shift, i + 1
-		}
-		x |= uint64(c&0x7f) << shift
-		shift += 7
-	}
-	return 0, 0
 }
 
 // save writes the cache atomically: a temp file in the same directory,

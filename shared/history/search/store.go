@@ -6,18 +6,17 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
 	"time"
-	"unsafe"
 
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/notesoup/notesoup/shared/atomicfile"
+	"github.com/notesoup/notesoup/shared/bincodec"
 	"github.com/notesoup/notesoup/shared/filekey"
 	"github.com/notesoup/notesoup/shared/history"
 	"github.com/notesoup/notesoup/shared/history/index"
@@ -142,70 +141,67 @@ func decodeManifest(data []byte) (*manifest, error) {
 }
 
 func decodeManifestList(data []byte) (*manifest, []string, []entry, error) {
-	if len(data) < len(manifestMagic)+4 || string(data[:len(manifestMagic)]) != manifestMagic {
+	payload, ok := bincodec.Verify(data, manifestMagic)
+	if !ok {
 		return nil, nil, nil, errCacheFormat
 	}
-	body := data[:len(data)-4]
-	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
+	r := bincodec.NewReader(payload)
+	if r.Uint() != storeFormat || r.Str() != version.Version {
 		return nil, nil, nil, errCacheFormat
 	}
-	r := &cacheReader{s: unsafe.String(unsafe.SliceData(body), len(body))[len(manifestMagic):]}
-	if r.uint() != storeFormat || r.str() != version.Version {
-		return nil, nil, nil, errCacheFormat
-	}
-	gen := r.uint()
-	ns := r.uint()
-	if r.err != nil || ns > uint64(len(r.s)) {
+	gen := r.Uint()
+	ns := r.Uint()
+	if r.Err() != nil || ns > uint64(r.Len()) {
 		return nil, nil, nil, errCacheFormat
 	}
 	m := &manifest{Gen: gen, Segs: make(map[string]int64, ns)}
 	names := make([]string, ns)
 	for i := range names {
-		names[i] = r.str()
-		m.Segs[names[i]] = r.int()
+		names[i] = r.Str()
+		m.Segs[names[i]] = r.Int()
 	}
-	ne := r.uint()
-	if r.err != nil || ne > uint64(len(r.s)) {
+	ne := r.Uint()
+	if r.Err() != nil || ne > uint64(r.Len()) {
 		return nil, nil, nil, errCacheFormat
 	}
 	ents := make([]entry, ne)
 	paths := make([]string, ne)
 	for i := range ents {
 		e := &ents[i]
-		paths[i] = r.str()
-		e.Key = r.key()
-		flags := r.byte()
+		paths[i] = r.Str()
+		e.Key = r.Key()
+		flags := r.Byte()
 		if flags&flagErr != 0 {
-			e.Err = r.str()
+			e.Err = r.Str()
 		}
 		if flags&flagDeps != 0 {
-			nd := r.uint()
-			if nd > uint64(len(r.s)) {
+			nd := r.Uint()
+			if nd > uint64(r.Len()) {
 				return nil, nil, nil, errCacheFormat
 			}
 			e.Deps = make(map[string]filekey.Key, nd)
 			for range nd {
-				p := r.str()
-				e.Deps[p] = r.key()
+				p := r.Str()
+				e.Deps[p] = r.Key()
 			}
 		}
 		if flags&flagHits != 0 {
-			k := r.uint()
+			k := r.Uint()
 			if k >= uint64(len(names)) {
 				return nil, nil, nil, errCacheFormat
 			}
 			e.Seg = names[k]
-			e.First = uint32(r.uint())
-			e.Blocks = uint32(r.uint())
+			e.First = uint32(r.Uint())
+			e.Blocks = uint32(r.Uint())
 		}
-		e.Updated = r.int()
-		e.Notice = r.str()
+		e.Updated = r.Int()
+		e.Notice = r.Str()
 		e.Racy = flags&flagRacy != 0
-		if r.err != nil {
+		if r.Err() != nil {
 			return nil, nil, nil, errCacheFormat
 		}
 	}
-	if r.err != nil || len(r.s) != 0 {
+	if r.Err() != nil || r.Len() != 0 {
 		return nil, nil, nil, errCacheFormat
 	}
 	return m, paths, ents, nil
@@ -216,7 +212,7 @@ func decodeManifestList(data []byte) (*manifest, []string, []entry, error) {
 func (m *manifest) encode(newGen bool) []byte {
 	b := append([]byte(nil), manifestMagic...)
 	b = binary.AppendUvarint(b, storeFormat)
-	b = appendStr(b, version.Version)
+	b = bincodec.AppendString(b, version.Version)
 	if newGen || m.Gen == 0 {
 		var g [8]byte
 		rand.Read(g[:])
@@ -227,7 +223,7 @@ func (m *manifest) encode(newGen bool) []byte {
 	segNo := make(map[string]uint64, len(m.Segs)) // entries name their segment by number
 	for name, size := range m.Segs {
 		segNo[name] = uint64(len(segNo))
-		b = appendStr(b, name)
+		b = bincodec.AppendString(b, name)
 		b = binary.AppendVarint(b, size)
 	}
 	// An entry whose blocks are in no segment the manifest holds cannot
@@ -244,8 +240,8 @@ func (m *manifest) encode(newGen bool) []byte {
 		if _, ok := segNo[e.Seg]; !ok && e.Blocks > 0 {
 			continue
 		}
-		b = appendStr(b, path)
-		b = appendKey(b, e.Key)
+		b = bincodec.AppendString(b, path)
+		b = bincodec.AppendKey(b, e.Key)
 		var flags byte
 		if e.Err != "" {
 			flags |= flagErr
@@ -261,13 +257,13 @@ func (m *manifest) encode(newGen bool) []byte {
 		}
 		b = append(b, flags)
 		if e.Err != "" {
-			b = appendStr(b, e.Err)
+			b = bincodec.AppendString(b, e.Err)
 		}
 		if len(e.Deps) > 0 {
 			b = binary.AppendUvarint(b, uint64(len(e.Deps)))
 			for p, k := range e.Deps {
-				b = appendStr(b, p)
-				b = appendKey(b, k)
+				b = bincodec.AppendString(b, p)
+				b = bincodec.AppendKey(b, k)
 			}
 		}
 		if e.Blocks > 0 {
@@ -276,9 +272,9 @@ func (m *manifest) encode(newGen bool) []byte {
 			b = binary.AppendUvarint(b, uint64(e.Blocks))
 		}
 		b = binary.AppendVarint(b, e.Updated)
-		b = appendStr(b, e.Notice)
+		b = bincodec.AppendString(b, e.Notice)
 	}
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
+	return bincodec.AppendChecksum(b)
 }
 
 // Segment layout (integers little endian):
@@ -402,7 +398,7 @@ func (b *segBuilder) write(dir string) (string, int64, error) {
 	t := binary.LittleEndian.AppendUint64(nil, tableOff)
 	t = binary.LittleEndian.AppendUint32(t, b.blocks)
 	t = binary.LittleEndian.AppendUint64(t, indexOff)
-	t = binary.LittleEndian.AppendUint32(t, crc32.Checksum(t, castagnoli))
+	t = bincodec.AppendChecksum(t)
 	out = append(out, t...)
 	out = append(out, segEndMagic...)
 	var rnd [8]byte
@@ -450,7 +446,7 @@ func parseSegment(data []byte) (*segment, error) {
 		return nil, errSegment
 	}
 	t := data[n-trailerBytes : n-4]
-	if crc32.Checksum(t[:20], castagnoli) != binary.LittleEndian.Uint32(t[20:]) {
+	if bincodec.Checksum(t[:20]) != binary.LittleEndian.Uint32(t[20:]) {
 		return nil, errSegment
 	}
 	tableOff := binary.LittleEndian.Uint64(t)
@@ -506,29 +502,29 @@ func (br *blockReader) read(s *segment, i uint32) (text, recs string, n int, err
 	if err != nil || uint64(len(br.raw)) != rawLen {
 		return "", "", 0, errSegment
 	}
-	r := &cacheReader{s: unsafe.String(unsafe.SliceData(br.raw), len(br.raw))}
-	count := r.uint()
-	text = r.str()
-	if r.err != nil || count > uint64(len(r.s)) {
+	r := bincodec.NewReader(br.raw)
+	count := r.Uint()
+	text = r.Str()
+	if r.Err() != nil || count > uint64(r.Len()) {
 		return "", "", 0, errSegment
 	}
-	return text, r.s, int(count), nil
+	return text, r.Rest(), int(count), nil
 }
 
 // events parses a block's n records over its text section into br.evs
 // (and each one's text offset into br.offs).
 func (br *blockReader) events(text, recs string, n int) error {
 	br.evs, br.offs = br.evs[:0], br.offs[:0]
-	r := &cacheReader{s: recs}
+	r := bincodec.NewStringReader(recs)
 	at := 0
 	for range n {
-		ev, tl := readEvent(r)
-		if r.err != nil || tl < 0 || at+tl >= len(text) || text[at+tl] != '\n' {
+		ev, tl := readEvent(&r)
+		if r.Err() != nil || tl < 0 || at+tl >= len(text) || text[at+tl] != '\n' {
 			return errSegment
 		}
 		st := text[at : at+tl]
 		if ev.Kind == history.KindToolUse {
-			nl := int(r.uint())
+			nl := int(r.Uint())
 			if nl > len(st) || (nl < len(st) && st[nl] != ' ') {
 				return errSegment
 			}
@@ -543,7 +539,7 @@ func (br *blockReader) events(text, recs string, n int) error {
 		br.offs = append(br.offs, at)
 		at += tl + 1
 	}
-	if r.err != nil || len(r.s) != 0 || at != len(text) {
+	if r.Err() != nil || r.Len() != 0 || at != len(text) {
 		return errSegment
 	}
 	return nil
@@ -556,19 +552,19 @@ func (br *blockReader) events(text, recs string, n int) error {
 func appendEvent(b []byte, ev history.Event, tl int) []byte {
 	b = binary.AppendUvarint(b, uint64(tl))
 	b = binary.AppendVarint(b, ev.Seq)
-	b = appendStr(b, ev.Window)
-	b = appendStr(b, string(ev.Kind))
-	b = appendStr(b, string(ev.Role))
+	b = bincodec.AppendString(b, ev.Window)
+	b = bincodec.AppendString(b, string(ev.Kind))
+	b = bincodec.AppendString(b, string(ev.Role))
 	// The fields outside the search text: a tool call's Text, another
 	// event's ToolName and ToolInput.
 	if ev.Kind == history.KindToolUse {
-		b = appendStr(b, ev.Text)
-		b = appendStr(b, "")
+		b = bincodec.AppendString(b, ev.Text)
+		b = bincodec.AppendString(b, "")
 	} else {
-		b = appendStr(b, ev.ToolName)
-		b = appendStr(b, ev.ToolInput)
+		b = bincodec.AppendString(b, ev.ToolName)
+		b = bincodec.AppendString(b, ev.ToolInput)
 	}
-	b = appendStr(b, ev.ToolID)
+	b = bincodec.AppendString(b, ev.ToolID)
 	flag := byte(0)
 	if ev.IsError {
 		flag = 1
@@ -589,24 +585,24 @@ func appendEvent(b []byte, ev history.Event, tl int) []byte {
 
 // readEvent reads what appendEvent wrote, up to the tool name's length
 // (read by the caller for a tool call), and the search text's length.
-func readEvent(r *cacheReader) (history.Event, int) {
-	tl := r.uint()
-	ev := history.Event{Seq: r.int(), Window: r.str(), Kind: history.Kind(r.str()), Role: history.Role(r.str())}
+func readEvent(r *bincodec.Reader) (history.Event, int) {
+	tl := r.Uint()
+	ev := history.Event{Seq: r.Int(), Window: r.Str(), Kind: history.Kind(r.Str()), Role: history.Role(r.Str())}
 	if ev.Kind == history.KindToolUse {
-		ev.Text = r.str()
-		r.str()
+		ev.Text = r.Str()
+		r.Str()
 	} else {
-		ev.ToolName, ev.ToolInput = r.str(), r.str()
+		ev.ToolName, ev.ToolInput = r.Str(), r.Str()
 	}
-	ev.ToolID = r.str()
-	ev.IsError = r.byte() == 1
-	ev.PairSeq = r.int()
-	if t := r.int(); t != 0 {
+	ev.ToolID = r.Str()
+	ev.IsError = r.Byte() == 1
+	ev.PairSeq = r.Int()
+	if t := r.Int(); t != 0 {
 		ev.Time = time.Unix(0, t)
 	}
-	ev.Line = int(r.uint())
+	ev.Line = int(r.Uint())
 	if tl > maxBlockRaw {
-		r.fail()
+		r.Fail()
 		return ev, -1
 	}
 	return ev, int(tl)
