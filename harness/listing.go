@@ -3,7 +3,6 @@ package harness
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -11,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/notesoup/notesoup/internal/rawread"
 	"github.com/notesoup/notesoup/shared/atomicfile"
 	"github.com/notesoup/notesoup/shared/filekey"
 	"github.com/notesoup/notesoup/shared/history"
@@ -126,7 +126,7 @@ const maxCacheBytes = 1 << 30
 func (c *DescriptionCache) loaded() {
 	c.load.Do(func() {
 		c.files = map[string]*cachedDescription{}
-		data, err := readBounded(c.path, maxCacheBytes)
+		data, err := rawread.ReadAll(c.path, maxCacheBytes)
 		if err != nil {
 			return
 		}
@@ -134,28 +134,6 @@ func (c *DescriptionCache) loaded() {
 			c.files = files
 		}
 	})
-}
-
-// readBounded reads the regular file at path, refusing one larger than max
-// bytes (or anything but a regular file: a FIFO put there would block).
-func readBounded(path string, max int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() || fi.Size() > max {
-		return nil, errDescriptionFormat
-	}
-	data := make([]byte, fi.Size())
-	if _, err := io.ReadFull(f, data); err != nil {
-		return nil, err
-	}
-	return data, nil
 }
 
 // keyOf is the key of the file at path, its tail hash included.

@@ -3,17 +3,17 @@ package harness
 import (
 	"encoding/binary"
 	"errors"
-	"hash/crc32"
 	"time"
 	"unsafe"
 
-	"github.com/notesoup/notesoup/shared/filekey"
+	"github.com/notesoup/notesoup/shared/bincodec"
 	"github.com/notesoup/notesoup/version"
 )
 
 // The description cache is read by every listing, so it is a flat binary
 // layout read in one call (JSON decoding was most of a warm listing's
-// time). Layout, integers as (u)varints:
+// time). Layout (its pieces are shared/bincodec's), integers as
+// (u)varints:
 //
 //	magic "nsd\x00", format, version string, n, n × entry,
 //	CRC-32C of everything before it (4 bytes, little endian)
@@ -35,18 +35,16 @@ const (
 // errDescriptionFormat is any cache file this build did not write.
 var errDescriptionFormat = errors.New("session description cache: not this build's format")
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
 // encodeDescriptions lays files out as decodeDescriptions reads them.
 func encodeDescriptions(files map[string]*cachedDescription) []byte {
 	b := make([]byte, 0, 64+len(files)*256)
 	b = append(b, descriptionMagic...)
 	b = binary.AppendUvarint(b, descriptionFormat)
-	b = appendStr(b, version.Version)
+	b = bincodec.AppendString(b, version.Version)
 	b = binary.AppendUvarint(b, uint64(len(files)))
 	for path, d := range files {
-		b = appendStr(b, path)
-		b = appendKey(b, d.Key)
+		b = bincodec.AppendString(b, path)
+		b = bincodec.AppendKey(b, d.Key)
 		var flags byte
 		if d.OK {
 			flags |= descOK
@@ -59,82 +57,67 @@ func encodeDescriptions(files map[string]*cachedDescription) []byte {
 			flags |= descOwnPath
 		}
 		b = append(b, flags)
-		b = appendStr(b, s.Harness)
-		b = appendStr(b, s.ID)
+		b = bincodec.AppendString(b, s.Harness)
+		b = bincodec.AppendString(b, s.ID)
 		if s.Path != path {
-			b = appendStr(b, s.Path)
+			b = bincodec.AppendString(b, s.Path)
 		}
-		b = appendStr(b, s.Cwd)
-		b = appendStr(b, s.Title)
+		b = bincodec.AppendString(b, s.Cwd)
+		b = bincodec.AppendString(b, s.Title)
 		b = appendTime(b, s.Started)
 		b = appendTime(b, s.Updated)
 		b = binary.AppendVarint(b, s.Size)
 	}
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
+	return bincodec.AppendChecksum(b)
 }
 
 // decodeDescriptions parses a cache file; any damage, another format or
 // another build's file is errDescriptionFormat.
 func decodeDescriptions(data []byte) (map[string]*cachedDescription, error) {
-	if len(data) < len(descriptionMagic)+4 || string(data[:len(descriptionMagic)]) != descriptionMagic {
-		return nil, errDescriptionFormat
+	payload, ok := bincodec.Verify(data, descriptionMagic)
+	if !ok {
+		return nil, errDescriptionFormat // torn, damaged or foreign
 	}
-	body := data[:len(data)-4]
-	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
-		return nil, errDescriptionFormat // torn or damaged
-	}
-	// Strings are slices of body, not an allocation each; nothing writes
+	// Strings are slices of data, not an allocation each; nothing writes
 	// data after this.
-	r := &descReader{b: body[len(descriptionMagic):]}
-	if r.uint() != descriptionFormat || r.str() != version.Version {
+	r := bincodec.NewReader(payload)
+	if r.Uint() != descriptionFormat || r.Str() != version.Version {
 		return nil, errDescriptionFormat
 	}
-	n := r.uint()
-	if r.err != nil || n > uint64(len(r.b)) {
+	n := r.Uint()
+	if r.Err() != nil || n > uint64(r.Len()) {
 		return nil, errDescriptionFormat
 	}
 	files := make(map[string]*cachedDescription, n)
 	all := make([]cachedDescription, n) // one allocation for all
 	for i := range all {
 		d := &all[i]
-		path := r.str()
-		d.Key = r.key()
-		flags := r.byte()
+		path := r.Str()
+		d.Key = r.Key()
+		flags := r.Byte()
 		d.OK, d.Racy = flags&descOK != 0, flags&descRacy != 0
 		s := &d.Session
-		s.Harness = r.str()
-		s.ID = r.str()
+		s.Harness = r.Str()
+		s.ID = r.Str()
 		if flags&descOwnPath != 0 {
 			s.Path = path
 		} else {
-			s.Path = r.str()
+			s.Path = r.Str()
 		}
-		s.Cwd = r.str()
-		s.Title = r.str()
-		s.Started = r.time()
-		s.Updated = r.time()
-		s.Size = r.int()
-		if r.err != nil {
+		s.Cwd = r.Str()
+		s.Title = r.Str()
+		s.Started = readTime(&r)
+		s.Updated = readTime(&r)
+		s.Size = r.Int()
+		if r.Err() != nil {
 			return nil, errDescriptionFormat
 		}
 		files[path] = d
 	}
-	if len(r.b) != 0 {
+	if r.Len() != 0 {
 		return nil, errDescriptionFormat
 	}
 	return files, nil
-}
-
-func appendStr(b []byte, s string) []byte {
-	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
-}
-
-func appendKey(b []byte, k filekey.Key) []byte {
-	b = binary.AppendVarint(b, k.Size)
-	b = binary.AppendVarint(b, k.MTime)
-	b = binary.AppendVarint(b, k.CTime)
-	b = binary.AppendUvarint(b, k.Ino)
-	return binary.LittleEndian.AppendUint64(b, k.Tail)
 }
 
 func appendTime(b []byte, t time.Time) []byte {
@@ -152,78 +135,17 @@ func appendTime(b []byte, t time.Time) []byte {
 	return append(b, tb...)
 }
 
-// descReader reads decodeDescriptions' layout; the first error sticks.
-type descReader struct {
-	b   []byte
-	err error
-}
-
-func (r *descReader) fail() { r.err, r.b = errDescriptionFormat, nil }
-
-func (r *descReader) uint() uint64 {
-	v, n := binary.Uvarint(r.b)
-	if n <= 0 {
-		r.fail()
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
-}
-
-func (r *descReader) int() int64 {
-	v, n := binary.Varint(r.b)
-	if n <= 0 {
-		r.fail()
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
-}
-
-func (r *descReader) byte() byte {
-	if len(r.b) < 1 {
-		r.fail()
-		return 0
-	}
-	c := r.b[0]
-	r.b = r.b[1:]
-	return c
-}
-
-func (r *descReader) bytes(n uint64) []byte {
-	if n > uint64(len(r.b)) {
-		r.fail()
-		return nil
-	}
-	s := r.b[:n]
-	r.b = r.b[n:]
-	return s
-}
-
-func (r *descReader) str() string {
-	s := r.bytes(r.uint())
-	if len(s) == 0 {
-		return ""
-	}
-	return unsafe.String(unsafe.SliceData(s), len(s))
-}
-
-func (r *descReader) key() filekey.Key {
-	k := filekey.Key{Size: r.int(), MTime: r.int(), CTime: r.int(), Ino: r.uint()}
-	if t := r.bytes(8); t != nil {
-		k.Tail = binary.LittleEndian.Uint64(t)
-	}
-	return k
-}
-
-func (r *descReader) time() time.Time {
-	tb := r.bytes(uint64(r.byte()))
+// readTime reads what appendTime wrote.
+func readTime(r *bincodec.Reader) time.Time {
+	tb := r.Next(uint64(r.Byte()))
 	if len(tb) == 0 {
 		return time.Time{}
 	}
 	var t time.Time
-	if err := t.UnmarshalBinary(tb); err != nil {
-		r.fail()
+	// UnmarshalBinary neither keeps nor writes its argument: it may
+	// alias the file's bytes rather than copy them.
+	if err := t.UnmarshalBinary(unsafe.Slice(unsafe.StringData(tb), len(tb))); err != nil {
+		r.Fail()
 	}
 	return t
 }
