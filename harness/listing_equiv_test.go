@@ -7,12 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/notesoup/notesoup/contract"
 	"github.com/notesoup/notesoup/harness"
 	"github.com/notesoup/notesoup/harness/builtins"
-	"github.com/notesoup/notesoup/shared/filekey"
+	"github.com/notesoup/notesoup/shared/filekey/filekeytest"
 	"github.com/notesoup/notesoup/shared/history"
 )
 
@@ -22,20 +21,7 @@ import (
 // JSON, as describing every file afresh; with the cached keys racy (proven
 // by their tails) and settled (proven by a stat).
 func TestCachedListingIsTheDescription(t *testing.T) {
-	for _, c := range []struct {
-		name   string
-		window time.Duration
-	}{
-		{"racy keys", time.Hour},
-		{"settled keys", 0},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			old := filekey.RacyWindow
-			filekey.RacyWindow = c.window
-			t.Cleanup(func() { filekey.RacyWindow = old })
-			testCachedListing(t)
-		})
-	}
+	filekeytest.EachProof(t, func(t *testing.T, _ bool) { testCachedListing(t) })
 }
 
 func testCachedListing(t *testing.T) {

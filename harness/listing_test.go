@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/notesoup/notesoup/shared/filekey"
+	"github.com/notesoup/notesoup/shared/filekey/filekeytest"
 	"github.com/notesoup/notesoup/shared/history"
 	"github.com/notesoup/notesoup/version"
 )
@@ -32,40 +33,12 @@ func countingDescriber(n *atomic.Int32) Describer {
 	}
 }
 
-// withRacyWindow sets filekey.RacyWindow for one test.
-func withRacyWindow(t *testing.T, w time.Duration) {
-	old := filekey.RacyWindow
-	filekey.RacyWindow = w
-	t.Cleanup(func() { filekey.RacyWindow = old })
-}
-
-// ctimeOf is path's change time (0 where the system does not say).
-func ctimeOf(t *testing.T, path string) int64 {
-	t.Helper()
-	k, ok := filekey.Lstat(path)
-	if !ok {
-		t.Fatalf("%s: not a regular file", path)
-	}
-	return k.CTime
-}
-
 // TestDescriptionCache: a file appended between two listings shows its new
 // state, and so does a rewrite in place at the same size with its old
 // modification time put back, whether the cached keys are racy (proven by
 // their tail hash) or settled (proven by a stat alone).
 func TestDescriptionCache(t *testing.T) {
-	for _, c := range []struct {
-		name   string
-		window time.Duration
-	}{
-		{"racy keys, proven by the tail hash", time.Hour},
-		{"settled keys, proven by a stat", 0},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			withRacyWindow(t, c.window)
-			testDescriptionCache(t, c.window == 0)
-		})
-	}
+	filekeytest.EachProof(t, testDescriptionCache)
 }
 
 func testDescriptionCache(t *testing.T, settled bool) {
@@ -114,7 +87,7 @@ func testDescriptionCache(t *testing.T, settled bool) {
 			f.WriteString("+more")
 			f.Close()
 		}, []string{a, b, x}, 1, map[string]string{"a.jsonl": "first+more", "b.jsonl": "second"}},
-		{"a same-size rewrite with its old mtime put back is read again", func() { rewriteInPlace(t, b, "SECOND", settled) },
+		{"a same-size rewrite with its old mtime put back is read again", func() { filekeytest.RewriteInPlace(t, b, []byte("SECOND"), settled) },
 			[]string{a, b, x}, 1, map[string]string{"a.jsonl": "first+more", "b.jsonl": "SECOND"}},
 		{"a deleted file is gone", func() { os.Remove(x) }, []string{a, b}, 0, map[string]string{"a.jsonl": "first+more", "b.jsonl": "SECOND"}},
 	}
@@ -140,48 +113,9 @@ func testDescriptionCache(t *testing.T, settled bool) {
 		t.Errorf("the deleted file's description was kept")
 	}
 	for p, d := range c.files {
-		if d.Racy == settled && ctimeOf(t, p) != 0 {
+		if d.Racy == settled && filekeytest.CTime(t, p) != 0 {
 			t.Errorf("%s: racy %v, want %v", p, d.Racy, !settled)
 		}
-	}
-}
-
-// rewriteInPlace writes content (as long as the file) over path and puts
-// its modification time back. For settled keys, which a stat alone proves,
-// the change time must move: a rewrite in the same tick of the kernel's
-// clock as the key is the racy case, which settled keys exclude by
-// construction (they are taken RacyWindow after the change); so the
-// rewrite's time is touched again until the change time moves.
-func rewriteInPlace(t *testing.T, path, content string, needCTime bool) {
-	t.Helper()
-	fi, err := os.Stat(path)
-	if err != nil || fi.Size() != int64(len(content)) {
-		t.Fatalf("%s: %v, size %d, want %d", path, err, fi.Size(), len(content))
-	}
-	before := ctimeOf(t, path)
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.WriteAt([]byte(content), 0); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		if err := os.Chtimes(path, fi.ModTime(), fi.ModTime()); err != nil {
-			t.Fatal(err)
-		}
-		if !needCTime || before == 0 || ctimeOf(t, path) != before {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: the change time did not move", path)
-		}
-		time.Sleep(time.Millisecond)
-	}
-	if fi2, _ := os.Stat(path); fi2.Size() != fi.Size() || !fi2.ModTime().Equal(fi.ModTime()) {
-		t.Fatal("the rewrite changed the size or the modification time")
 	}
 }
 
@@ -195,13 +129,13 @@ func TestDescriptionCacheSettles(t *testing.T) {
 	if err := os.WriteFile(p, []byte("first"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if ctimeOf(t, p) == 0 {
+	if filekeytest.CTime(t, p) == 0 {
 		t.Skip("no change time on this system: every key stays racy")
 	}
 	var reads atomic.Int32
 	racy := func(window time.Duration) bool {
 		t.Helper()
-		withRacyWindow(t, window)
+		filekeytest.WithRacyWindow(t, window)
 		c := NewDescriptionCache(cachePath)
 		ss, err := Describe([]string{p}, countingDescriber(&reads), c)
 		if err != nil || len(ss) != 1 || ss[0].Title != "first" {
@@ -229,7 +163,7 @@ func TestDescriptionCacheSettles(t *testing.T) {
 // damaged, of another format or version, or not this cache's at all is an
 // empty cache; an intact one is served (so the test can fail).
 func TestDescriptionCacheIgnoresDamagedFiles(t *testing.T) {
-	withRacyWindow(t, time.Hour) // the entry below is racy; so is every key
+	filekeytest.WithRacyWindow(t, time.Hour) // the entry below is racy; so is every key
 	dir := t.TempDir()
 	p := filepath.Join(dir, "a.jsonl")
 	if err := os.WriteFile(p, []byte("live"), 0o644); err != nil {

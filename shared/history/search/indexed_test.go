@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/notesoup/notesoup/contract"
-	"github.com/notesoup/notesoup/shared/filekey"
+	"github.com/notesoup/notesoup/shared/filekey/filekeytest"
 	"github.com/notesoup/notesoup/shared/history"
 	"github.com/notesoup/notesoup/testkit/corpus"
 )
@@ -79,19 +79,7 @@ func TestIndexMatchesBruteForce(t *testing.T) {
 // whether the index proves files by their tail hash (keys taken just after
 // a change: racy) or by a stat alone (keys settled).
 func TestIndexSeesAppendAndRewrite(t *testing.T) {
-	for _, c := range []struct {
-		name   string
-		window time.Duration
-	}{
-		{"racy keys, proven by the tail hash", time.Hour},
-		{"settled keys, proven by a stat", 0},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			defer func(w time.Duration) { filekey.RacyWindow = w }(filekey.RacyWindow)
-			filekey.RacyWindow = c.window
-			testIndexSeesAppendAndRewrite(t, c.window == 0)
-		})
-	}
+	filekeytest.EachProof(t, testIndexSeesAppendAndRewrite)
 }
 
 func testIndexSeesAppendAndRewrite(t *testing.T, settled bool) {
@@ -125,29 +113,11 @@ func testIndexSeesAppendAndRewrite(t *testing.T, settled bool) {
 	if r, _ := Search("LATE MENTION OF zqx", opts); countsOf(r)[target.Path] != 1 || r.Stats.Decoded != 0 {
 		t.Errorf("a new query after the append: %v %+v", countsOf(r), r.Stats)
 	}
-	fi, err := os.Stat(target.Path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	b, err := os.ReadFile(target.Path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b2 := bytes.Replace(b, []byte(q), []byte(strings.Repeat("y", len(q))), 1)
-	f, err := os.OpenFile(target.Path, os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.WriteAt(b2, 0); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	if err := os.Chtimes(target.Path, fi.ModTime(), fi.ModTime()); err != nil {
-		t.Fatal(err)
-	}
-	if fi2, _ := os.Stat(target.Path); fi2.Size() != fi.Size() || !fi2.ModTime().Equal(fi.ModTime()) {
-		t.Fatal("the rewrite changed the size or the modification time")
-	}
+	filekeytest.RewriteInPlace(t, target.Path, bytes.Replace(b, []byte(q), []byte(strings.Repeat("y", len(q))), 1), settled)
 	if m := loadManifest(filepath.Join(opts.CacheDir, indexDirName)); m.Entries[target.Path] == nil || m.Entries[target.Path].Racy == settled {
 		t.Fatalf("the entry of %s: %+v, want racy %v", target.Path, m.Entries[target.Path], !settled)
 	}
