@@ -92,7 +92,7 @@ if have("index-build.cpu"):
                         "notesoup_again_cpu": cpu4("newquery-again-%s.cpu" % n) if have("newquery-again-%s.cpu" % n) else None,
                         "notesoup_all_cpu": cpu4("newquery-all-%s.cpu" % n) if have("newquery-all-%s.cpu" % n) else None,
                         "notesoup_raw_cpu": cpu4("newquery-raw-%s.cpu" % n) if have("newquery-raw-%s.cpu" % n) else None,
-                        "deja_cpu": cpu4("newquery-deja-%s.cpu" % n) if have("newquery-deja-%s.cpu" % n) else None,
+                        "deja_hyperfine": hyperfine("newquery-deja-" + n),
                         "load_avg": open(os.path.join(out, "newquery-%s.load" % n)).read().strip() if have("newquery-%s.load" % n) else None,
                         "sessions": len((read_json("newquery-answer-%s.json" % n) or {}).get("sessions") or [])}
                     for n in ("rare", "nowhere", "common", "nonascii") if have("newquery-%s.txt" % n)},

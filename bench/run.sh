@@ -202,12 +202,16 @@ if step newquery; then
 		preps+=(--prepare true)
 		cmds+=(-n "notesoup raw new $n" "NOTESOUP_SEARCH_INDEX=0 $NS search '$q' ${roots[*]} --cache-dir $rawc >/dev/null")
 		preps+=(--prepare "rm -rf $rawc")
-		if [ -n "$DEJA" ]; then
-			cmds+=(-n "deja $n" "${dejaenv[*]} $DEJA search --json '$q' >/dev/null")
-			preps+=(--prepare true)
-		fi
 		# -i: rg and notesoup search exit 1 when nothing matches (the nowhere query).
 		hf "newquery-$n" -i --runs "$BENCH_RUNS" --warmup 1 "${preps[@]}" "${cmds[@]}"
+		# deja-vu right after, in its own hyperfine run: its common and
+		# non-ASCII queries take tens of seconds per GB, so it gets
+		# DEJA_RUNS runs (after one warm-up: its first search may bring its
+		# index up to date).
+		if [ -n "$DEJA" ]; then
+			hf "newquery-deja-$n" -i --runs "${DEJA_RUNS:-3}" --warmup "${DEJA_WARMUP:-1}" \
+				-n "deja $n" "${dejaenv[*]} $DEJA search --json '$q' >/dev/null"
+		fi
 		rm -rf "$idx/index/answers" "$rawc"
 		echo "$(load)" >"$out/newquery-$n.load"
 		NOTESOUP_SEARCH_INDEX=1 /usr/bin/time -f '%U %S %e %M' -o "$out/newquery-$n.cpu" "$NS" search "$q" "${roots[@]}" --cache-dir "$idx" >/dev/null || [ $? -eq 1 ]
@@ -217,9 +221,6 @@ if step newquery; then
 		rm -rf "$idx/index/answers"
 		NOTESOUP_SEARCH_INDEX=1 /usr/bin/time -f '%U %S %e %M' -o "$out/newquery-all-$n.cpu" "$NS" search "$q" "${roots[@]}" --cache-dir "$idx" --json --limit 0 >"$out/newquery-answer-$n.json" || [ $? -eq 1 ]
 		/usr/bin/time -f '%U %S %e' -o "$out/newquery-rg-$n.cpu" rg -uu -F -i -c "$q" "$CL" "$PI" "$CX" >/dev/null || true
-		if [ -n "$DEJA" ]; then
-			/usr/bin/time -f '%U %S %e' -o "$out/newquery-deja-$n.cpu" "${dejaenv[@]}" "$DEJA" search --json "$q" >/dev/null || true
-		fi
 	done
 	# The first query after files changed, beside rg over the same files:
 	# a Pi session grew by one message (each run restores it and appends
