@@ -229,22 +229,23 @@ if step newquery; then
 	# corpus is restored afterwards.
 	live=$(find "$PI" -name '*.jsonl' | sort | sed -n 1p)
 	born=$(find "$CL" -name '*.jsonl' -not -path '*/subagents/*' | sort | sed -n 1p)
+	bornid=$(basename "$born" .jsonl) # the copy gets a new session id, in its name and its rows
 	cp -p "$live" "$BENCH_DIR/live.bench-orig"
 	rm -f "$BENCH_DIR/born.list"
 	line='{"type":"message","id":"bench0001","parentId":null,"timestamp":"2026-12-02T10:00:00.000Z","message":{"role":"user","content":[{"type":"text","text":"bench appended zqxappend"}],"timestamp":1796208043000}}'
 	hf newquery-changed -i --runs "$BENCH_RUNS" --warmup 1 \
 		--prepare "cp -p $BENCH_DIR/live.bench-orig $live && printf '%s\\n' '$line' >>$live" \
-		--prepare "u=$(dirname "$born")/\$(cat /proc/sys/kernel/random/uuid).jsonl && cp -p $born \$u && echo \$u >>$BENCH_DIR/born.list" \
+		--prepare "u=\$(cat /proc/sys/kernel/random/uuid) && sed s/$bornid/\$u/g $born >$(dirname "$born")/\$u.jsonl && echo $(dirname "$born")/\$u.jsonl >>$BENCH_DIR/born.list" \
 		--prepare true \
 		-n "notesoup after an append" "NOTESOUP_SEARCH_INDEX=1 $NS search zqxappend ${roots[*]} --cache-dir $idx >/dev/null" \
 		-n "notesoup after a new session" "NOTESOUP_SEARCH_INDEX=1 $NS search zqxappend ${roots[*]} --cache-dir $idx >/dev/null" \
 		-n "rg -uu -F -i -c after a change" "rg -uu -F -i -c zqxappend $CL $PI $CX >/dev/null"
+	[ -f "$BENCH_DIR/born.list" ] && xargs rm -f <"$BENCH_DIR/born.list" && rm -f "$BENCH_DIR/born.list"
 	cp -p "$BENCH_DIR/live.bench-orig" "$live"
 	printf '%s\n' "$line" >>"$live"
 	echo "$(load)" >"$out/newquery-append.load"
 	NOTESOUP_SEARCH_INDEX=1 /usr/bin/time -f '%U %S %e %M' -o "$out/newquery-append.cpu" "$NS" search zqxappend "${roots[@]}" --cache-dir "$idx" --json --limit 0 --stats >"$out/newquery-append.json" 2>"$out/newquery-append.stats"
 	mv "$BENCH_DIR/live.bench-orig" "$live"
-	[ -f "$BENCH_DIR/born.list" ] && xargs rm -f <"$BENCH_DIR/born.list" && rm -f "$BENCH_DIR/born.list"
 fi
 
 # 3. Listing sessions across harnesses.
