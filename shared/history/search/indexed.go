@@ -784,28 +784,49 @@ func (q *queryPlan) verify(items []*item, segs *segSet, limit, workers int) int 
 					return
 				}
 				hi := min(lo+chunk, len(items))
-				for _, it := range items[lo:hi] {
+				// from is the first item of the chunk not yet marked done.
+				from := lo
+				markDone := func(to int) {
+					mu.Lock()
+					for i := from; i < to; i++ {
+						done[i] = true
+					}
+					advance()
+					mu.Unlock()
+					from = to
+				}
+				for i := lo; i < hi; i++ {
+					it := items[i]
 					if it.ans != nil {
 						continue
 					}
 					if lastSt == nil || it.ent.Seg != lastSeg {
 						lastSeg, lastSt = it.ent.Seg, segs.get(it.ent.Seg, q.query)
 					}
-					if st := lastSt; st.err == nil {
-						a, err := q.session(br, &mt, st, it)
-						if err != nil {
-							st.damaged.Store(true)
-						} else {
-							it.ans = a
-						}
+					st := lastSt
+					if st.err != nil {
+						continue
 					}
+					if docs, all, err := st.blocksOf(it.ent); err == nil && !all && len(docs) == 0 {
+						it.ans = noMatch // ruled out by the index alone: cheap, marked with the chunk
+						continue
+					}
+					// A session to verify block by block: what is done so
+					// far counts first, so that a limit reached stops the
+					// other workers before they start more.
+					markDone(i)
+					if stop.Load() {
+						return
+					}
+					a, err := q.session(br, &mt, st, it)
+					if err != nil {
+						st.damaged.Store(true)
+					} else {
+						it.ans = a
+					}
+					markDone(i + 1)
 				}
-				mu.Lock()
-				for i := lo; i < hi; i++ {
-					done[i] = true
-				}
-				advance()
-				mu.Unlock()
+				markDone(hi)
 			}
 		}()
 	}
@@ -822,9 +843,6 @@ var noMatch = &fileAnswer{}
 
 // session verifies one session's candidate blocks.
 func (q *queryPlan) session(br *blockReader, mt *matcher, st *segState, it *item) (*fileAnswer, error) {
-	if docs, all, err := st.blocksOf(it.ent); err == nil && !all && len(docs) == 0 {
-		return noMatch, nil
-	}
 	if err := q.entryMatches(br, mt, st, it.ent); err != nil {
 		return nil, err
 	}
