@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # bench/run.sh: notesoup's benchmark suite, each figure beside its baseline on
-# the same files, in one run. Writes $BENCH_DIR/results.json and a Markdown
-# table ($BENCH_DIR/results.md) for BENCHMARKS.md.
+# the same files, in one run. Writes $BENCH_DIR/results.json and the
+# new-query tables in Markdown ($BENCH_DIR/results.md, bench/table.py) for
+# BENCHMARKS.md.
 #
 #   BENCH_SIZE=1G BENCH_DIR=/tmp/notesoup-bench bench/run.sh
 #
@@ -307,5 +308,8 @@ fi
 
 # Collate.
 python3 "$root/bench/collate.py" "$out" "$corpus/corpus.json" >"$BENCH_DIR/results.json"
-log "results: $BENCH_DIR/results.json"
+# The new-query tables (issue #21); table.py takes several runs' files to
+# put corpora side by side.
+python3 "$root/bench/table.py" "$BENCH_DIR/results.json" >"$BENCH_DIR/results.md"
+log "results: $BENCH_DIR/results.json, $BENCH_DIR/results.md"
 cat "$BENCH_DIR/results.json"
