@@ -72,7 +72,9 @@ doc = {
         "kernel": platform.release(),
         "go": sh("go version"),
     },
-    "corpus": {k: corpus[k] for k in ("bytes", "sessions", "harnesses", "needle")},
+    # What the corpus says of itself; the replica adds files (its subagent
+    # transcripts too), copies and its own common and non-ASCII queries.
+    "corpus": {k: corpus[k] for k in ("bytes", "files", "sessions", "copies", "seed", "harnesses", "needle", "common", "nonascii") if k in corpus},
     "decode": {},
     "search": hyperfine("search"),
     "search_cpu": {"cold": cpu("search-cold.cpu"), "warm": cpu("search-warm.cpu"), "rg": cpu("rg.cpu")},
