@@ -167,7 +167,7 @@ if step newquery; then
 		'q=$1; shift; n=1; until "$0" search "$q" "$@" --stats 2>&1 >/dev/null | grep -q " 0 decoded$"; do n=$((n+1)); done; echo $n >"$OUTDIR/index-build.searches"' \
 		"$NS" "$needle" "${roots[@]}" --cache-dir "$idx"
 	du -sb "$idx" | cut -f1 >"$out/index-build.bytes"
-	du -sb "$CL" "$PI" "$CX" | awk '{s+=$1} END {print s}' >"$out/corpus.bytes"
+	du -sb "$CL" "$PI" "$CX" | awk '{s+=$1} END {printf "%.0f\n", s}' >"$out/corpus.bytes"
 	# A corpus that names its own common and non-ASCII queries (the
 	# replica's "common", "nonascii") has them as the defaults.
 	qcommon=$(jq -r '.common // "go test ./..."' "$corpus/corpus.json")
