@@ -12,31 +12,19 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/notesoup/notesoup/internal/handover"
 	"github.com/notesoup/notesoup/internal/testbin"
 	"github.com/notesoup/notesoup/testkit/modelserver"
 )
 
 func TestOpenCodeBudgetWarning(t *testing.T) {
 	repo := testbin.Root()
-	ocBin := filepath.Join(repo, CLIPath)
-	if _, err := os.Stat(ocBin); err != nil {
-		t.Fatalf("OpenCode is not installed at %s: run e2e/install.sh", ocBin)
-	}
-	if _, err := exec.LookPath("rg"); err != nil {
-		t.Fatalf("ripgrep (rg) is not on PATH; OpenCode needs it: install ripgrep (apt-get install ripgrep, brew install ripgrep)")
-	}
-	plugins, bin := t.TempDir(), t.TempDir()
-	goBuild(t, filepath.Join(repo, pluginDir), "-o", filepath.Join(plugins, "notesoup-harness-"+harness), ".")
-	notesoup := filepath.Join(bin, "notesoup")
-	goBuild(t, repo, "-tags", "light", "-o", notesoup, "./cmd/notesoup")
-	goBuild(t, repo, "-o", filepath.Join(bin, handover.HostBinary), "./cmd/notesoup")
+	ocBin := openCodeCLI(t, repo)
+	plugins, notesoup := buildRelease(t, repo)
 
 	w, err := modelserver.NewWorkspace(t.TempDir())
 	if err != nil {

@@ -46,15 +46,7 @@ type runEvent struct {
 
 func TestOpenCodeRunsAScriptedToolTurn(t *testing.T) {
 	repo := testbin.Root()
-	bin := filepath.Join(repo, CLIPath)
-	if _, err := os.Stat(bin); err != nil {
-		t.Fatalf("OpenCode is not installed at %s: run e2e/install.sh", bin)
-	}
-	// OpenCode's search tools run ripgrep; a machine without it would
-	// fail in a way that looks like OpenCode's fault.
-	if _, err := exec.LookPath("rg"); err != nil {
-		t.Fatalf("ripgrep (rg) is not on PATH; OpenCode needs it: install ripgrep (apt-get install ripgrep, brew install ripgrep)")
-	}
+	bin := openCodeCLI(t, repo)
 	w, err := modelserver.NewWorkspace(t.TempDir())
 	if err != nil {
 		t.Fatal(err)

@@ -2,7 +2,12 @@ package opencode
 
 import (
 	"fmt"
+	"os"
+	"os/exec"
 	"path/filepath"
+	"testing"
+
+	"github.com/notesoup/notesoup/internal/handover"
 )
 
 // CLIPath is the pinned OpenCode's native binary, relative to the
@@ -41,4 +46,34 @@ func Env(home, tmp, serverURL string) []string {
 		"OPENCODE_CONFIG_CONTENT=" + Config(serverURL, 32000),
 		"OPENCODE_DISABLE_MODELS_FETCH=1", "OPENCODE_DISABLE_AUTOUPDATE=1",
 	}
+}
+
+// openCodeCLI returns the pinned OpenCode's binary under repo, failing the
+// test with the fix when it or ripgrep is missing: OpenCode's search tools
+// run ripgrep, and a machine without it would fail in a way that looks
+// like OpenCode's fault.
+func openCodeCLI(t *testing.T, repo string) string {
+	t.Helper()
+	bin := filepath.Join(repo, CLIPath)
+	if _, err := os.Stat(bin); err != nil {
+		t.Fatalf("OpenCode is not installed at %s: run e2e/install.sh", bin)
+	}
+	if _, err := exec.LookPath("rg"); err != nil {
+		t.Fatalf("ripgrep (rg) is not on PATH; OpenCode needs it: install ripgrep (apt-get install ripgrep, brew install ripgrep)")
+	}
+	return bin
+}
+
+// buildRelease builds the plugin (the module in repo's pluginDir) into a
+// plugin folder of its own, and notesoup as a release ships it: the light
+// notesoup with notesoup-host beside it (the host loads external
+// plugins). It returns the plugin folder and notesoup's path.
+func buildRelease(t *testing.T, repo string) (plugins, notesoup string) {
+	t.Helper()
+	plugins, bin := t.TempDir(), t.TempDir()
+	goBuild(t, filepath.Join(repo, pluginDir), "-o", filepath.Join(plugins, "notesoup-harness-"+harness), ".")
+	notesoup = filepath.Join(bin, "notesoup")
+	goBuild(t, repo, "-tags", "light", "-o", notesoup, "./cmd/notesoup")
+	goBuild(t, repo, "-o", filepath.Join(bin, handover.HostBinary), "./cmd/notesoup")
+	return plugins, notesoup
 }

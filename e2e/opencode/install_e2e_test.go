@@ -24,7 +24,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/notesoup/notesoup/internal/handover"
 	"github.com/notesoup/notesoup/internal/testbin"
 	"github.com/notesoup/notesoup/testkit/modelserver"
 )
@@ -34,20 +33,8 @@ const theirConfig = "{\n  // mine\n  \"$schema\": \"https://opencode.ai/config.j
 
 func TestOpenCodeRunsWithNotesoupInstalled(t *testing.T) {
 	repo := testbin.Root()
-	ocBin := filepath.Join(repo, CLIPath)
-	if _, err := os.Stat(ocBin); err != nil {
-		t.Fatalf("OpenCode is not installed at %s: run e2e/install.sh", ocBin)
-	}
-	if _, err := exec.LookPath("rg"); err != nil {
-		t.Fatalf("ripgrep (rg) is not on PATH; OpenCode needs it: install ripgrep (apt-get install ripgrep, brew install ripgrep)")
-	}
-	// The plugin, and notesoup as a release ships it: the light notesoup
-	// and notesoup-host beside it (the host loads external plugins).
-	plugins, bin := t.TempDir(), t.TempDir()
-	goBuild(t, filepath.Join(repo, pluginDir), "-o", filepath.Join(plugins, "notesoup-harness-"+harness), ".")
-	notesoup := filepath.Join(bin, "notesoup")
-	goBuild(t, repo, "-tags", "light", "-o", notesoup, "./cmd/notesoup")
-	goBuild(t, repo, "-o", filepath.Join(bin, handover.HostBinary), "./cmd/notesoup")
+	ocBin := openCodeCLI(t, repo)
+	plugins, notesoup := buildRelease(t, repo)
 
 	w, err := modelserver.NewWorkspace(t.TempDir())
 	if err != nil {

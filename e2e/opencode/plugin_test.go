@@ -19,7 +19,6 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/notesoup/notesoup/internal/handover"
 	"github.com/notesoup/notesoup/internal/testbin"
 )
 
@@ -120,12 +119,8 @@ func TestOpenCodePluginInEveryFrontEnd(t *testing.T) {
 		t.Errorf("notesoup itself links an SQLite package")
 	}
 
-	plugins, bin := t.TempDir(), t.TempDir()
+	plugins, notesoup := buildRelease(t, root)
 	plugin := filepath.Join(plugins, "notesoup-harness-"+harness)
-	goBuild(t, module, "-o", plugin, ".")
-	notesoup := filepath.Join(bin, "notesoup")
-	goBuild(t, root, "-tags", "light", "-o", notesoup, "./cmd/notesoup")
-	goBuild(t, root, "-o", filepath.Join(bin, handover.HostBinary), "./cmd/notesoup")
 
 	// OpenCode's data directory, as the pinned CLI left it.
 	dataHome := t.TempDir()
