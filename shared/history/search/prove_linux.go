@@ -30,24 +30,26 @@ func (w *worker) proveBatch(sessions []history.Session) []*fileAnswer {
 	if len(sessions) > ringBatch || len(w.s.cache.Files) == 0 {
 		return p.answers
 	}
-	// The files with an answer to prove, in batch order, each relative
-	// to its directory (opened once per batch: the kernel then resolves
-	// one name per file, not the whole path).
+	// The files with a tail to read, in batch order, each relative to
+	// its directory (opened once per batch: the kernel then resolves one
+	// name per file, not the whole path).
 	p.paths, p.dirfds = p.paths[:0], p.dirfds[:0]
 	defer p.closeDirs()
 	var idx [ringBatch]int
 	cached := make([]*fileAnswer, 0, len(sessions))
 	for i, sess := range sessions {
 		if a := w.s.cache.Files[sess.Path]; a != nil {
-			dirfd, name := p.relative(sess.Path)
 			if a.ent != nil && !a.ent.Racy {
 				// An index entry that is not racy: a stat proves it, or
-				// it changed (and is for indexFile).
-				if k, ok := filekey.LstatAt(dirfd, name); ok && w.provenByStat(a.ent, k) {
+				// it changed (and is for indexFile). The worker's
+				// directory handle outlives the batch, so a directory
+				// is opened once, not once per batch.
+				if k, ok := w.dir.Lstat(sess.Path); ok && w.provenByStat(a.ent, k) {
 					p.answers[i] = a
 				}
 				continue
 			}
+			dirfd, name := p.relative(sess.Path)
 			idx[len(p.paths)] = i
 			p.paths = append(p.paths, name)
 			p.dirfds = append(p.dirfds, dirfd)
