@@ -138,16 +138,9 @@ func (c *DescriptionCache) loaded() {
 
 // keyOf is the key of the file at path, its tail hash included.
 func keyOf(dir *filekey.Dir, path string) (filekey.Key, error) {
-	f, st, err := dir.Open(path)
-	if err != nil {
-		return filekey.Key{}, err
-	}
-	defer f.Close()
 	buf := tailBufs.Get().(*[filekey.TailBytes]byte)
 	defer tailBufs.Put(buf)
-	k := st.Key()
-	k.Tail, err = filekey.TailHashAt(f, k.Size, buf[:])
-	return k, err
+	return dir.Key(path, buf[:])
 }
 
 // tailBufs are the buffers tail hashes are read into, one per describing

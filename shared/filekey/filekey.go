@@ -74,6 +74,19 @@ func Of(path string) (Key, error) { return With(path, make([]byte, TailBytes)) }
 // callers that take many keys.
 func With(path string, buf []byte) (Key, error) {
 	f, st, err := Open(path)
+	return keyOfOpened(f, st, err, buf)
+}
+
+// Key is With for path opened relative to its directory's handle (see
+// Dir), for callers that take the keys of many files of few directories.
+func (d *Dir) Key(path string, buf []byte) (Key, error) {
+	f, st, err := d.Open(path)
+	return keyOfOpened(f, st, err, buf)
+}
+
+// keyOfOpened is the key of a file just opened (Open's results), which it
+// closes.
+func keyOfOpened(f File, st Stat, err error, buf []byte) (Key, error) {
 	if err != nil {
 		return Key{}, err
 	}

@@ -409,20 +409,14 @@ func (w *worker) indexFile(src *source, sess history.Session, b *segBuilder, bud
 	if cap(w.tail) < filekey.TailBytes {
 		w.tail = make([]byte, filekey.TailBytes)
 	}
-	// The clock before any key is taken: a key is racy by it (racyAt).
+	// The clock before any key is taken: a key is racy by it (filekey.Racy).
 	now := time.Now().UnixNano()
 	if a := w.s.cache.Files[path]; a != nil && a.ent != nil && !a.ent.Racy {
-		if k, ok := filekey.Lstat(path); ok && w.provenByStat(a.ent, k) {
+		if k, ok := w.dir.Lstat(path); ok && w.provenByStat(a.ent, k) {
 			return a.ent, nil, fromCache
 		}
 	}
-	f, st, err := w.dir.Open(path)
-	if err != nil {
-		return nil, &fileAnswer{Err: fmt.Sprintf("%s: %v", path, err)}, fromError
-	}
-	key := st.Key()
-	key.Tail, err = filekey.TailHashAt(f, key.Size, w.tail)
-	f.Close()
+	key, err := w.dir.Key(path, w.tail)
 	if err != nil {
 		return nil, &fileAnswer{Err: fmt.Sprintf("%s: %v", path, err)}, fromError
 	}
@@ -457,7 +451,7 @@ func (w *worker) indexFile(src *source, sess history.Session, b *segBuilder, bud
 			}
 		}
 	}
-	// Racy (see racyAt) when the file or a parent changed just before
+	// Racy (see filekey.Racy) when the file or a parent changed just before
 	// its key was taken.
 	e.Racy = filekey.Racy(key, now)
 	for _, k := range e.Deps {
@@ -467,7 +461,7 @@ func (w *worker) indexFile(src *source, sess history.Session, b *segBuilder, bud
 	}
 	sess.Size = key.Size
 	if sess.Updated.IsZero() {
-		sess.Updated = st.MTime
+		sess.Updated = time.Unix(0, key.MTime)
 	}
 	var events []history.Event
 	var last time.Time
