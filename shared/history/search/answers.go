@@ -33,11 +33,14 @@ const (
 )
 
 // answerKey names a query's answer: a hash of what shapes it.
-func answerKey(query string, per, limit int) string {
+func answerKey(query string, per, limit int, scopes []string) string {
 	h := sha256.New()
 	h.Write([]byte(query))
 	h.Write([]byte{0})
 	h.Write([]byte(strconv.Itoa(per) + "/" + strconv.Itoa(limit)))
+	for _, c := range scopes { // the sources searched (Source.Scope)
+		h.Write([]byte("/" + strconv.Itoa(len(c)) + ":" + c))
+	}
 	return hex.EncodeToString(h.Sum(nil)[:16])
 }
 

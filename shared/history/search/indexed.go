@@ -64,6 +64,22 @@ func searchIndexed(query string, per, workers int, opts Options) (Result, error)
 		}()
 	}
 	m, paths, ents := loadManifestList(dir)
+	// The index may hold the files of other sources too (other roots, a
+	// harness not reached this time): only the entries of this search's
+	// scopes can be gone from its listings, or answer its query.
+	scopes := make([]string, 0, n)
+	for i := range opts.Sources {
+		if c := opts.Sources[i].scope(); !slices.Contains(scopes, c) {
+			scopes = append(scopes, c)
+		}
+	}
+	slices.Sort(scopes)
+	inScope := 0
+	for i := range ents {
+		if slices.Contains(scopes, ents[i].Scope) {
+			inScope++
+		}
+	}
 	s.cache = &cacheFile{Files: make(map[string]*fileAnswer, len(paths))}
 	answers := make([]fileAnswer, len(paths)) // one allocation, not one per file
 	for i, p := range paths {
@@ -105,8 +121,11 @@ func searchIndexed(query string, per, workers int, opts Options) (Result, error)
 		newSegs = map[string]int64{}
 		errs    []string
 		settled []settledEntry
-		// known counts the listed files the manifest has an entry for.
-		known atomic.Int64
+		// known counts the listed files the manifest has an entry of this
+		// search's scopes for; rescoped, those whose entry names another
+		// scope than their source's.
+		known    atomic.Int64
+		rescoped atomic.Bool
 	)
 	for range workers {
 		wg.Add(1)
@@ -136,6 +155,15 @@ func searchIndexed(query string, per, workers int, opts Options) (Result, error)
 			}
 			var local Stats
 			var localKnown int64
+			// count notes a listed file's entry in the manifest.
+			count := func(src *source, e *entry) {
+				if slices.Contains(scopes, e.Scope) {
+					localKnown++
+				}
+				if e.Scope != src.scope() {
+					rescoped.Store(true)
+				}
+			}
 			for bt := range batches {
 				src := &s.srcs[bt.src]
 				list := s.lists[bt.src][bt.lo:bt.hi]
@@ -149,11 +177,11 @@ func searchIndexed(query string, per, workers int, opts Options) (Result, error)
 					if proven != nil && proven[k] != nil {
 						sl.ent = proven[k].ent
 						local.Cached++
-						localKnown++
+						count(src, sl.ent)
 						continue
 					}
-					if !src.everyTime && s.cache.Files[sess.Path] != nil {
-						localKnown++
+					if a := s.cache.Files[sess.Path]; !src.everyTime && a != nil {
+						count(src, a.ent)
 					}
 					if src.everyTime {
 						a := &fileAnswer{}
@@ -239,10 +267,10 @@ func searchIndexed(query string, per, workers int, opts Options) (Result, error)
 			}
 		}
 	}
-	reuse = reuse && indexed == len(paths)
+	reuse = reuse && indexed == inScope && !rescoped.Load()
 	akey := ""
 	if reuse {
-		akey = answerKey(query, per, opts.Limit)
+		akey = answerKey(query, per, opts.Limit, scopes)
 		if k, ok := loadAnswer(dir, akey, m.Gen); ok {
 			res.Sessions, res.More = k.Sessions, k.More
 			res.Errors = append(res.Errors, k.Errors...)
@@ -373,16 +401,16 @@ func searchIndexed(query string, per, workers int, opts Options) (Result, error)
 	}
 	// A manifest entry no listed file matched: its file is gone (or no
 	// longer listed). Paths in a listing are distinct.
-	gone := known.Load() < int64(len(paths))
-	if len(fresh) > 0 || len(damaged) > 0 || gone || len(settled) > 0 {
-		listed := make(map[string]bool, len(items))
+	gone := known.Load() < int64(inScope)
+	if len(fresh) > 0 || len(damaged) > 0 || gone || rescoped.Load() || len(settled) > 0 {
+		listed := make(map[string]string, len(items))
 		for _, it := range items {
 			if !it.everyTime {
-				listed[it.sess.Path] = true
+				listed[it.sess.Path] = it.src.scope()
 			}
 		}
 		dropUnmasked(opts.CacheDir)
-		if err := commit(dir, fresh, newSegs, listed, damaged, settled); err != nil {
+		if err := commit(dir, fresh, newSegs, listed, scopes, damaged, settled); err != nil {
 			res.Errors = append(res.Errors, err.Error())
 		}
 	}
@@ -429,7 +457,7 @@ func (w *worker) indexFile(src *source, sess history.Session, b *segBuilder, bud
 	if budget != nil && budget.Add(-key.Size)+key.Size <= 0 {
 		return nil, nil, fromBudget
 	}
-	e := &entry{Key: key}
+	e := &entry{Key: key, Scope: src.scope()}
 	if src.Inherits != nil {
 		if line, err := firstLine(path, w.readBuf()); err == nil {
 			if threads := src.Inherits(line); len(threads) > 0 {
@@ -1004,14 +1032,16 @@ func (q *queryPlan) block(br *blockReader, mt *matcher, seg *segment, d uint32) 
 }
 
 // commit merges this run's entries into the manifest on disk under the
-// index lock: fresh entries replace theirs, entries of files no listing
-// names any more and no longer on disk go, damaged segments and those
+// index lock: fresh entries replace theirs, listed files' entries take
+// the scope of the source that listed them (listed maps path to scope),
+// entries of this run's scopes no listing names go, and so do those of
+// other scopes whose files are no longer on disk, damaged segments and those
 // nothing names are deleted, and settled entries (see settle) are marked
 // so where the manifest still holds them unchanged. A lock not had in
 // lockWait skips the write: the answer stands, and the next search redoes
 // the work. Settling alone keeps the manifest's generation: the index
 // answers every query as before, so the answers kept beside it hold.
-func commit(dir string, fresh map[string]*entry, newSegs map[string]int64, listed map[string]bool, damaged []string, settled []settledEntry) error {
+func commit(dir string, fresh map[string]*entry, newSegs map[string]int64, listed map[string]string, scopes []string, damaged []string, settled []settledEntry) error {
 	lock, err := filelock.Acquire(filepath.Join(dir, lockName), 0o600, lockWait)
 	if err != nil {
 		for name := range newSegs {
@@ -1043,11 +1073,22 @@ func commit(dir string, fresh map[string]*entry, newSegs map[string]int64, liste
 				continue
 			}
 		}
-		if !listed[p] && fresh[p] == nil {
-			if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
-				delete(m.Entries, p)
+		if fresh[p] != nil {
+			continue
+		}
+		if c, ok := listed[p]; ok {
+			if e.Scope != c {
+				e.Scope = c // another search's answers no longer hold
 				changed = true
 			}
+			continue
+		}
+		if slices.Contains(scopes, e.Scope) {
+			delete(m.Entries, p) // not listed, though its source was
+			changed = true
+		} else if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
+			delete(m.Entries, p)
+			changed = true
 		}
 	}
 	for _, st := range settled {

@@ -527,3 +527,106 @@ func TestBlockMatchesAsMatchesDoes(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexKeepsOtherScopes: one index serves searches over different
+// sets of sources (other roots, a harness not reached this time). Each
+// answers as a full decode of its own sources does, leaves the entries of
+// the others alone without rewriting the manifest, and keeps its answers
+// apart from theirs; only a search over a file's own source forgets it
+// once it is gone, and a file listed by another source is taken over.
+func TestIndexKeepsOtherScopes(t *testing.T) {
+	filekeytest.EachProof(t, func(t *testing.T, _ bool) {
+		a, b := genCorpus(t, 1<<20, 9), genCorpus(t, 1<<20, 9)
+		srcsA, srcsB := sourcesFor(a.Layout), sourcesFor(b.Layout)
+		noPi := []Source{srcsA[0], srcsA[2]} // Pi could not be reached
+		both := append(append([]Source{}, srcsA...), srcsB...)
+		cache := t.TempDir()
+		dir := filepath.Join(cache, indexDirName)
+		q := "undefined: stream"
+		for _, srcs := range [][]Source{srcsA, srcsB} { // build
+			if _, err := Search(q, Options{Sources: srcs, CacheDir: cache, Index: true}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		all := len(a.Files) + len(b.Files)
+		if m := loadManifest(dir); len(m.Entries) != all {
+			t.Fatalf("the index holds %d files, want %d", len(m.Entries), all)
+		}
+		kept := func() int {
+			names, _ := filepath.Glob(filepath.Join(dir, answersDir, "a-*"))
+			return len(names)
+		}
+		for i, c := range []struct {
+			name string
+			srcs []Source
+		}{
+			{"the first roots", srcsA},
+			{"the second roots", srcsB},
+			{"both", both},
+			{"a harness not reached", noPi},
+		} {
+			before, err := os.Stat(filepath.Join(dir, manifestName))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for pass := range 2 {
+				got, err := Search(q, Options{Sources: c.srcs, CacheDir: cache, Index: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if g, w := countsOf(got), bruteCounts(t, c.srcs, q); fmt.Sprint(g) != fmt.Sprint(w) {
+					t.Errorf("%s, pass %d: %v, a full decode finds %v", c.name, pass, g, w)
+				}
+				if got.Stats.Decoded != 0 {
+					t.Errorf("%s, pass %d: %d files decoded, want all from the index", c.name, pass, got.Stats.Decoded)
+				}
+			}
+			after, err := os.Stat(filepath.Join(dir, manifestName))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !os.SameFile(before, after) || !after.ModTime().Equal(before.ModTime()) {
+				t.Errorf("%s: the manifest was rewritten", c.name)
+			}
+			if m := loadManifest(dir); len(m.Entries) != all {
+				t.Errorf("%s: the index holds %d files, want %d", c.name, len(m.Entries), all)
+			}
+			if n := kept(); n != i+1 {
+				t.Errorf("%s: %d answers kept, want %d (one per set of sources)", c.name, n, i+1)
+			}
+		}
+		// A file of the second roots is deleted: a search over the first
+		// leaves its entry, one over its own roots drops it.
+		gone := b.Files[len(b.Files)-1].Path
+		if err := os.Remove(gone); err != nil {
+			t.Fatal(err)
+		}
+		Search(q, Options{Sources: srcsA, CacheDir: cache, Index: true})
+		if loadManifest(dir).Entries[gone] == nil {
+			t.Errorf("a search over other roots dropped the entry of %s", gone)
+		}
+		Search(q, Options{Sources: srcsB, CacheDir: cache, Index: true})
+		if loadManifest(dir).Entries[gone] != nil {
+			t.Errorf("the entry of the deleted %s is still held", gone)
+		}
+		// The first roots listed under another scope: their entries are
+		// taken over, not decoded again, and answers stay right.
+		moved := append([]Source{}, srcsA...)
+		for i := range moved {
+			moved[i].Scope = "moved " + moved[i].Harness
+		}
+		got, err := Search(q, Options{Sources: moved, CacheDir: cache, Index: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g, w := countsOf(got), bruteCounts(t, moved, q); fmt.Sprint(g) != fmt.Sprint(w) || got.Stats.Decoded != 0 {
+			t.Errorf("moved: %v (%d decoded), a full decode finds %v", g, got.Stats.Decoded, w)
+		}
+		m := loadManifest(dir)
+		for _, f := range a.Files {
+			if e := m.Entries[f.Path]; e == nil || !strings.HasPrefix(e.Scope, "moved ") {
+				t.Errorf("the entry of %s was not taken over: %+v", f.Path, e)
+			}
+		}
+	})
+}

@@ -40,6 +40,34 @@ type Source struct {
 	// answered from the cache: nothing says which files a fork's answer
 	// depends on.
 	Inherits func(firstLine []byte) []string
+	// Scope names the set of files Files lists, the same on every search
+	// that lists the same harness under the same roots (FromHarness sets
+	// it; "" means Harness). The index tags each entry with its source's
+	// scope, so a search over some roots neither mistakes the entries of
+	// other roots (another --claude-root, a harness that could not be
+	// reached this time) for files that are gone, nor reuses an answer
+	// kept for another set of roots.
+	Scope string
+}
+
+// scope is s.Scope, or s.Harness when it is not set.
+func (s *Source) scope() string {
+	if s.Scope != "" {
+		return s.Scope
+	}
+	return s.Harness
+}
+
+// ScopeOf is the Scope of harness's files under roots: the harness and its
+// roots, cleaned and sorted, so the order they are given in does not
+// matter.
+func ScopeOf(harness string, roots []string) string {
+	rs := make([]string, len(roots))
+	for i, r := range roots {
+		rs[i] = filepath.Clean(r)
+	}
+	slices.Sort(rs)
+	return harness + "\x00" + strings.Join(slices.Compact(rs), "\x00")
 }
 
 // FromHarness returns the source of harness h, as desc (its Describe)
@@ -59,6 +87,7 @@ func FromHarness(ctx context.Context, h contract.Harness, desc contract.Descript
 		RawSearch:        slices.Contains(desc.Capabilities, contract.CapRawSearch),
 		SynthesizedWords: desc.SynthesizedWords,
 		Forks:            slices.Contains(desc.Capabilities, contract.CapForks),
+		Scope:            ScopeOf(desc.Name, roots),
 	}
 	if inh, ok := h.(contract.Inheritor); ok && src.Forks {
 		src.Inherits = inh.Inherits

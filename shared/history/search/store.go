@@ -52,7 +52,9 @@ const (
 	// Format 5: entries say whether their key is racy (see filekey.RacyWindow).
 	// Format 6: entries keep the session's notice (Summary.Notice).
 	// Format 7: entries name their segment by its number in the manifest.
-	storeFormat = 7
+	// Format 8: entries name their source's scope (Source.Scope) by its
+	// number in the manifest.
+	storeFormat = 8
 	// blockText bounds the searchable text of one index document: a
 	// query verifies whole blocks, so smaller blocks verify less text per
 	// candidate, and larger ones keep the posting lists short.
@@ -90,6 +92,9 @@ type entry struct {
 	// file's change time, so only the tail hash proves it unchanged; the
 	// other entries are proven by a stat alone (see statProves).
 	Racy bool
+	// Scope is the Scope of the source that listed the file: a search
+	// over other sources leaves the entry alone (see searchIndexed).
+	Scope string
 }
 
 // manifest is the index's table of contents.
@@ -160,6 +165,14 @@ func decodeManifestList(data []byte) (*manifest, []string, []entry, error) {
 		names[i] = r.Str()
 		m.Segs[names[i]] = r.Int()
 	}
+	nc := r.Uint()
+	if r.Err() != nil || nc > uint64(r.Len()) {
+		return nil, nil, nil, errCacheFormat
+	}
+	scopes := make([]string, nc)
+	for i := range scopes {
+		scopes[i] = r.Str()
+	}
 	ne := r.Uint()
 	if r.Err() != nil || ne > uint64(r.Len()) {
 		return nil, nil, nil, errCacheFormat
@@ -196,6 +209,11 @@ func decodeManifestList(data []byte) (*manifest, []string, []entry, error) {
 		}
 		e.Updated = r.Int()
 		e.Notice = r.Str()
+		c := r.Uint()
+		if c >= uint64(len(scopes)) {
+			return nil, nil, nil, errCacheFormat
+		}
+		e.Scope = scopes[c]
 		e.Racy = flags&flagRacy != 0
 		if r.Err() != nil {
 			return nil, nil, nil, errCacheFormat
@@ -225,6 +243,19 @@ func (m *manifest) encode(newGen bool) []byte {
 		segNo[name] = uint64(len(segNo))
 		b = bincodec.AppendString(b, name)
 		b = binary.AppendVarint(b, size)
+	}
+	// Scopes by number too: a few, each shared by thousands of entries.
+	scopeNo := map[string]uint64{}
+	var scopes []string
+	for _, e := range m.Entries {
+		if _, ok := scopeNo[e.Scope]; !ok {
+			scopeNo[e.Scope] = uint64(len(scopes))
+			scopes = append(scopes, e.Scope)
+		}
+	}
+	b = binary.AppendUvarint(b, uint64(len(scopes)))
+	for _, c := range scopes {
+		b = bincodec.AppendString(b, c)
 	}
 	// An entry whose blocks are in no segment the manifest holds cannot
 	// be written (commit drops such entries first): it is left out, and
@@ -273,6 +304,7 @@ func (m *manifest) encode(newGen bool) []byte {
 		}
 		b = binary.AppendVarint(b, e.Updated)
 		b = bincodec.AppendString(b, e.Notice)
+		b = binary.AppendUvarint(b, scopeNo[e.Scope])
 	}
 	return bincodec.AppendChecksum(b)
 }
