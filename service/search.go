@@ -29,6 +29,9 @@ type SearchOptions struct {
 	// more may match. A front end that filters sessions after the search
 	// (--case-sensitive) passes 0.
 	Limit int
+	// Emit, when set, is handed each session with matches in order
+	// instead of the result holding them all (search.Options.Emit).
+	Emit func(search.SessionHits) error
 }
 
 // indexEnv=0 turns the index off for every search (SearchOptions.Index).
@@ -67,7 +70,7 @@ func (s *Service) Search(ctx context.Context, query string, opts SearchOptions) 
 		}
 	}
 	index := opts.Index || os.Getenv(indexEnv) != "0"
-	res, err := search.Search(query, search.Options{Sources: srcs, CacheDir: opts.CacheDir, PerSession: opts.PerSession, Index: index, Limit: opts.Limit})
+	res, err := search.Search(query, search.Options{Sources: srcs, CacheDir: opts.CacheDir, PerSession: opts.PerSession, Index: index, Limit: opts.Limit, Emit: opts.Emit})
 	if err != nil {
 		return res, err
 	}

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -146,8 +148,15 @@ func searchAs(c *command, args []string, stdout, stderr io.Writer) int {
 	if o.json || o.caseSensitive {
 		limit = 0
 	}
-	res, err := svc.Search(context.Background(), query, service.SearchOptions{CacheDir: dir, PerSession: per, Limit: limit})
+	// Sessions are written as the search hands them over, newest first,
+	// so what it holds does not grow with the answer (--json --limit 0
+	// over a common word).
+	out := &searchOut{w: stdout, query: query, o: o, color: color}
+	res, err := svc.Search(context.Background(), query, service.SearchOptions{CacheDir: dir, PerSession: per, Limit: limit, Emit: out.session})
 	if err != nil {
+		if out.started {
+			inv.json = false // stdout holds half a document: the error goes to stderr
+		}
 		return inv.fail(err)
 	}
 	for _, e := range res.Errors {
@@ -156,38 +165,28 @@ func searchAs(c *command, args []string, stdout, stderr io.Writer) int {
 	if res.Stats.Files == 0 && len(res.Errors) > 0 {
 		return inv.failf("nothing could be searched: no harness's sessions were found")
 	}
-	if o.caseSensitive {
-		res.Sessions = exactCase(res.Sessions, query, o.per)
-	}
 	if o.stats {
 		s := res.Stats
 		fmt.Fprintf(stderr, "%s: %s in %s: %d from the cache, %d ruled out by the raw scan, %d decoded\n",
 			inv.prog(), plural(s.Files, "file", "files"), histSize(s.Bytes), s.Cached, s.Skipped, s.Decoded)
 	}
-	total := len(res.Sessions)
-	if o.limit > 0 && len(res.Sessions) > o.limit {
-		res.Sessions = res.Sessions[:o.limit]
-	}
 	found := exitOK
-	if total == 0 {
+	if out.total == 0 {
 		found = exitNone
 	}
 	if o.json {
-		if code := inv.jsonOut(struct {
-			search.Result
-			TotalSessions int `json:"total_sessions"`
-		}{res, total}); code != exitOK {
-			return code
+		if err := out.finish(res); err != nil {
+			inv.json = !out.started
+			return inv.fail(err)
 		}
 		return found
 	}
-	if total == 0 {
+	if out.total == 0 {
 		fmt.Fprintf(stderr, "%s: no session mentions %q\n", inv.prog(), query)
 		return found
 	}
-	printSearch(stdout, res.Sessions, query, o, color)
-	if total > len(res.Sessions) {
-		more := total - len(res.Sessions)
+	if out.total > out.shown {
+		more := out.total - out.shown
 		fmt.Fprintf(stdout, "… %d more %s; raise --limit to see them\n", more, map[bool]string{true: "session", false: "sessions"}[more == 1])
 	} else if res.More > 0 { // an upper bound: sessions the index could not rule out
 		fmt.Fprintf(stdout, "… up to %d more %s; raise --limit to see them\n", res.More, map[bool]string{true: "session", false: "sessions"}[res.More == 1])
@@ -195,30 +194,121 @@ func searchAs(c *command, args []string, stdout, stderr io.Writer) int {
 	return found
 }
 
-// printSearch prints the sessions as ripgrep groups a file's matches: a
-// heading per session, then its entries in aligned columns.
-func printSearch(w io.Writer, sessions []search.SessionHits, query string, o searchOpts, color bool) {
-	q := termsafe.Sanitize(query)
-	for i, s := range sessions {
-		if i > 0 {
-			fmt.Fprintln(w)
+// searchOut writes a search's sessions as the engine hands them over
+// (search.Options.Emit): the first --limit of them (all with --limit 0),
+// each filtered to its exact-case entries first with --case-sensitive,
+// and counts every one. Under --json the document is opened at the first
+// session written and closed by finish, byte for byte the document
+// writeJSON writes of the whole answer.
+type searchOut struct {
+	w     io.Writer
+	query string
+	o     searchOpts
+	color bool
+	// total counts the sessions with matches, shown those written.
+	total, shown int
+	// started: the --json document is open (its sessions array).
+	started bool
+}
+
+// searchJSON is the --json document: the answer, and how many sessions
+// matched in all (the answer lists at most --limit of them).
+type searchJSON struct {
+	search.Result
+	TotalSessions int `json:"total_sessions"`
+}
+
+// jsonSessions is where the sessions array starts in searchJSON's
+// encoding when it is empty; nothing before it can hold it (the query is
+// one line, and its quotes are escaped).
+const jsonSessions = "\n  \"sessions\": []"
+
+// session is search.Options.Emit.
+func (so *searchOut) session(sh search.SessionHits) error {
+	if so.o.caseSensitive {
+		kept := exactCase([]search.SessionHits{sh}, so.query, so.o.per)
+		if len(kept) == 0 {
+			return nil
 		}
-		head := paint(color, sgrSession, s.Session.Harness+":"+termsafe.Sanitize(s.Session.ID))
-		fmt.Fprintf(w, "%s  %s  updated %s", head, plural(s.Count, "match", "matches"), histStamp(s.Session.Updated))
-		if o.paths {
-			fmt.Fprintf(w, "  %s", termsafe.Sanitize(shortPath(s.Session.Path)))
-		}
-		fmt.Fprintln(w)
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		for _, e := range s.Entries {
-			// Snippets are transcript text, masked before they were cut
-			// (history.VisibleEvent, in the search); here escapes are
-			// made inert, then the matches marked.
-			snip := highlight(oneLineText(termsafe.Sanitize(e.Snippet)), q, o.caseSensitive, color)
-			fmt.Fprintf(tw, "  #%d\t%s\t%s\t%s\n", e.Seq, e.Role, histStamp(e.Time), snip)
-		}
-		tw.Flush()
+		sh = kept[0]
 	}
+	so.total++
+	if so.o.limit > 0 && so.shown >= so.o.limit {
+		return nil
+	}
+	so.shown++
+	if !so.o.json {
+		if so.shown > 1 {
+			if _, err := fmt.Fprintln(so.w); err != nil {
+				return err
+			}
+		}
+		return printSession(so.w, sh, so.query, so.o, so.color)
+	}
+	var b []byte
+	if !so.started {
+		head, err := json.MarshalIndent(searchJSON{Result: search.Result{Query: so.query, Sessions: []search.SessionHits{}}}, "", "  ")
+		if err != nil {
+			return err
+		}
+		i := bytes.Index(head, []byte(jsonSessions))
+		if i < 0 {
+			return fmt.Errorf("search: the --json document has no sessions array")
+		}
+		b = append(head[:i+len(jsonSessions)-1:i+len(jsonSessions)-1], "\n    "...)
+		so.started = true
+	} else {
+		b = []byte(",\n    ")
+	}
+	js, err := json.MarshalIndent(sh, "    ", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = so.w.Write(termsafe.JSON(append(b, js...)))
+	return err
+}
+
+// finish writes the rest of the --json document after the sessions (the
+// whole of it when none was written).
+func (so *searchOut) finish(res search.Result) error {
+	res.Sessions = []search.SessionHits{}
+	if !so.started {
+		return writeJSON(so.w, searchJSON{res, so.total})
+	}
+	doc, err := json.MarshalIndent(searchJSON{res, so.total}, "", "  ")
+	if err != nil {
+		return err
+	}
+	i := bytes.Index(doc, []byte(jsonSessions))
+	if i < 0 {
+		return fmt.Errorf("search: the --json document has no sessions array")
+	}
+	tail := append([]byte("\n  ]"), doc[i+len(jsonSessions):]...)
+	_, err = so.w.Write(append(termsafe.JSON(tail), '\n'))
+	return err
+}
+
+// printSession prints one session as ripgrep groups a file's matches: a
+// heading, then its entries in aligned columns.
+func printSession(w io.Writer, s search.SessionHits, query string, o searchOpts, color bool) error {
+	q := termsafe.Sanitize(query)
+	head := paint(color, sgrSession, s.Session.Harness+":"+termsafe.Sanitize(s.Session.ID))
+	fmt.Fprintf(w, "%s  %s  updated %s", head, plural(s.Count, "match", "matches"), histStamp(s.Session.Updated))
+	if o.paths {
+		fmt.Fprintf(w, "  %s", termsafe.Sanitize(shortPath(s.Session.Path)))
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, e := range s.Entries {
+		// Snippets are transcript text, masked before they were cut
+		// (history.VisibleEvent, in the search); here escapes are made
+		// inert, then the matches marked.
+		snip := highlight(oneLineText(termsafe.Sanitize(e.Snippet)), q, o.caseSensitive, color)
+		fmt.Fprintf(tw, "  #%d\t%s\t%s\t%s\n", e.Seq, e.Role, histStamp(e.Time), snip)
+	}
+	// A write error (a closed pipe) is the flush's: tabwriter keeps the
+	// first one.
+	return tw.Flush()
 }
 
 // oneLineText keeps a cell on its line: tabs and line breaks become spaces.

@@ -273,6 +273,14 @@ func searchIndexed(query string, per, workers int, opts Options) (Result, error)
 		akey = answerKey(query, per, opts.Limit, scopes)
 		if k, ok := loadAnswer(dir, akey, m.Gen); ok {
 			res.Sessions, res.More = k.Sessions, k.More
+			if opts.Emit != nil {
+				for _, sh := range k.Sessions {
+					if err := opts.Emit(sh); err != nil {
+						return res, err
+					}
+				}
+				res.Sessions = []SessionHits{}
+			}
 			res.Errors = append(res.Errors, k.Errors...)
 			stats.Files, stats.Bytes = indexed, indexedBytes
 			res.Stats = stats
@@ -324,6 +332,7 @@ func searchIndexed(query string, per, workers int, opts Options) (Result, error)
 		return strings.Compare(a.sess.Path, b.sess.Path)
 	})
 	q := newQueryPlan(query, per)
+	q.emit = opts.Emit
 	segs := &segSet{dir: dir, sizes: m.Segs, open: map[string]*segState{}}
 	defer segs.close()
 	cut := q.verify(items, segs, opts.Limit, workers)
@@ -370,6 +379,7 @@ func searchIndexed(query string, per, workers int, opts Options) (Result, error)
 		}
 		cut = q.verify(items, segs, opts.Limit, workers)
 	}
+	q.flush(items, cut)
 
 	var entryErrs []string
 	for k, it := range items {
@@ -389,15 +399,18 @@ func searchIndexed(query string, per, workers int, opts Options) (Result, error)
 			}
 			continue
 		}
-		if a := it.ans; a != nil && a.Count > 0 && a.Hits != nil {
+		if a := it.ans; q.emit == nil && a != nil && a.Count > 0 && a.Hits != nil {
 			res.Sessions = append(res.Sessions, SessionHits{Session: a.Hits.Session, Count: a.Count, Entries: a.Hits.Entries})
 		}
 	}
 	res.Stats = stats
 	res.Errors = append(res.Errors, entryErrs...)
 	res.Errors = append(res.Errors, errs...)
-	if reuse && len(damaged) == 0 {
-		storeAnswer(dir, akey, m.Gen, kept{Sessions: res.Sessions, Errors: entryErrs, More: res.More})
+	if sessions := res.Sessions; reuse && len(damaged) == 0 && q.emitErr == nil && !q.keptOver {
+		if q.emit != nil {
+			sessions = q.kept
+		}
+		storeAnswer(dir, akey, m.Gen, kept{Sessions: sessions, Errors: entryErrs, More: res.More})
 	}
 	// A manifest entry no listed file matched: its file is gone (or no
 	// longer listed). Paths in a listing are distinct.
@@ -414,7 +427,7 @@ func searchIndexed(query string, per, workers int, opts Options) (Result, error)
 			res.Errors = append(res.Errors, err.Error())
 		}
 	}
-	return res, nil
+	return res, q.emitErr
 }
 
 // buildBudget bounds the bytes of transcripts one search decodes into the
@@ -630,6 +643,61 @@ type queryPlan struct {
 	// letters lowered, without lowering a copy of every block first.
 	probe, partProbe probe
 	needleS, partS   string // needle and part as strings, made once
+
+	// emit is Options.Emit; emitted counts the items handed over (or
+	// passed: no match) so far, and emitErr is Emit's error.
+	emit    func(SessionHits) error
+	emitted int
+	emitErr error
+	// kept holds what was handed over while it could still be kept as
+	// the query's answer (maxAnswerBytes); keptOver, once it could not.
+	kept      []SessionHits
+	keptBytes int
+	keptOver  bool
+}
+
+// flush hands Emit the sessions with matches among items[q.emitted:to],
+// in order, and lets go of their entries. It stops at an item not known
+// yet (its segment was damaged: it is decoded, then handed over, before
+// any item after it).
+func (q *queryPlan) flush(items []*item, to int) {
+	if q.emit == nil {
+		return
+	}
+	for ; q.emitted < to && q.emitErr == nil; q.emitted++ {
+		it := items[q.emitted]
+		a := it.ans
+		if a == nil {
+			return
+		}
+		if a.Count == 0 || a.Err != "" || a.Hits == nil {
+			continue
+		}
+		sh := SessionHits{Session: a.Hits.Session, Count: a.Count, Entries: a.Hits.Entries}
+		q.keep(sh)
+		if err := q.emit(sh); err != nil {
+			q.emitErr = err
+			return
+		}
+		it.ans = &fileAnswer{Key: a.Key, Count: a.Count}
+	}
+}
+
+// keep adds sh to the answer to be kept, until it grows past what one
+// kept answer may hold.
+func (q *queryPlan) keep(sh SessionHits) {
+	if q.keptOver {
+		return
+	}
+	q.keptBytes += 512 + len(sh.Session.Path)
+	for _, e := range sh.Entries {
+		q.keptBytes += 256 + len(e.Snippet)
+	}
+	if q.keptBytes > maxAnswerBytes {
+		q.kept, q.keptOver = nil, true
+		return
+	}
+	q.kept = append(q.kept, sh)
 }
 
 func newQueryPlan(query string, per int) *queryPlan {
@@ -774,7 +842,8 @@ func (q *queryPlan) verify(items []*item, segs *segSet, limit, workers int) int 
 		found  int
 		cut    = -1
 	)
-	// advance moves the complete prefix on; called with mu held.
+	// advance moves the complete prefix on, and hands it to Emit; called
+	// with mu held.
 	advance := func() {
 		for cut < 0 && prefix < len(items) && done[prefix] {
 			it := items[prefix]
@@ -786,6 +855,10 @@ func (q *queryPlan) verify(items []*item, segs *segSet, limit, workers int) int 
 					stop.Store(true)
 				}
 			}
+		}
+		q.flush(items, prefix)
+		if q.emitErr != nil {
+			stop.Store(true)
 		}
 	}
 	// Items are taken a few at a time: most are ruled out by the index

@@ -3,6 +3,7 @@ package search
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -629,4 +630,79 @@ func TestIndexKeepsOtherScopes(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestEmitHandsOverTheAnswer: with Options.Emit, a search hands over the
+// same sessions, in the same order, as Result.Sessions lists without it,
+// for every engine and limit, from the index, from a kept answer and from
+// a damaged index; Result.Sessions is then empty, and an error from Emit
+// stops the search and is its error.
+func TestEmitHandsOverTheAnswer(t *testing.T) {
+	res := genCorpus(t, 3<<20, 20)
+	srcs := sourcesFor(res.Layout)
+	cache := t.TempDir()
+	emitted := func(q string, o Options) ([]SessionHits, Result) {
+		t.Helper()
+		var got []SessionHits
+		o.Emit = func(sh SessionHits) error { got = append(got, sh); return nil }
+		r, err := Search(q, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Sessions) != 0 {
+			t.Errorf("%q: Result.Sessions holds %d sessions beside Emit", q, len(r.Sessions))
+		}
+		return got, r
+	}
+	for _, c := range []struct {
+		name   string
+		opts   Options
+		damage bool
+	}{
+		{"raw engine", Options{Sources: srcs}, false},
+		{"index, all", Options{Sources: srcs, CacheDir: cache, Index: true}, false},
+		{"index, limit 3", Options{Sources: srcs, CacheDir: cache, Index: true, Limit: 3}, false},
+		{"index, no kept answers", Options{Sources: srcs, CacheDir: cache, Index: true, NoAnswerCache: true}, false},
+		{"index, damaged segments", Options{Sources: srcs, CacheDir: cache, Index: true, NoAnswerCache: true}, true},
+	} {
+		for _, q := range []string{"go test", "résumé naïve", res.Needle, "nowhere at all 7731"} {
+			for pass := range 2 { // the second from what the first kept
+				if c.damage && pass == 0 {
+					segs, _ := filepath.Glob(filepath.Join(cache, indexDirName, segPrefix+"*"))
+					for _, p := range segs {
+						b, _ := os.ReadFile(p)
+						os.WriteFile(p, bytes.Repeat([]byte{0}, len(b)), 0o600)
+					}
+				}
+				want, err := Search(q, c.opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if c.damage && pass == 0 {
+					// want repaired the index: damage it again for Emit.
+					segs, _ := filepath.Glob(filepath.Join(cache, indexDirName, segPrefix+"*"))
+					for _, p := range segs {
+						b, _ := os.ReadFile(p)
+						os.WriteFile(p, bytes.Repeat([]byte{0}, len(b)), 0o600)
+					}
+				}
+				got, r := emitted(q, c.opts)
+				if c.damage && pass == 0 && r.Stats.Decoded == 0 {
+					t.Errorf("%s, %q: nothing decoded from a damaged index", c.name, q)
+				}
+				if a, b := mustJSON(t, got), mustJSON(t, want.Sessions); a != b && !(len(got) == 0 && len(want.Sessions) == 0) {
+					t.Errorf("%s, %q, pass %d: Emit was handed\n%s\nResult.Sessions lists\n%s", c.name, q, pass, a, b)
+				}
+				if r.More != want.More {
+					t.Errorf("%s, %q, pass %d: more %d, want %d", c.name, q, pass, r.More, want.More)
+				}
+			}
+		}
+	}
+	stop := errors.New("the pipe is closed")
+	calls := 0
+	_, err := Search("go test", Options{Sources: srcs, CacheDir: t.TempDir(), Index: true, Emit: func(SessionHits) error { calls++; return stop }})
+	if !errors.Is(err, stop) || calls != 1 {
+		t.Errorf("Emit failed: the search went on (%d calls) or hid the error: %v", calls, err)
+	}
 }

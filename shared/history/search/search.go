@@ -90,6 +90,14 @@ type Options struct {
 	// NoAnswerCache, with Index, neither reads nor writes the per-query
 	// answers kept beside the index (benchmarks of a new query use it).
 	NoAnswerCache bool
+	// Emit, when set, is handed each session with matches, in the order
+	// Result.Sessions would list them, instead of Result.Sessions holding
+	// them all: with Index, each as soon as it and every newer session are
+	// known, and its entries are then let go, so a search whose answer
+	// names thousands of sessions (a common word, --limit 0) holds only the
+	// few not yet handed over. Result.Sessions is then empty. An error
+	// from Emit (a closed pipe) stops the search and is its error.
+	Emit func(SessionHits) error
 }
 
 // SessionHits is one session's matches.
@@ -167,6 +175,24 @@ func Search(query string, opts Options) (Result, error) {
 	if opts.Index && opts.CacheDir != "" {
 		return searchIndexed(query, per, workers, opts)
 	}
+	res, err := searchRaw(query, per, workers, opts)
+	if err != nil || opts.Emit == nil {
+		return res, err
+	}
+	// The raw engine's answer is whole before any of it is known to be
+	// newest: handed over at the end.
+	for _, sh := range res.Sessions {
+		if err := opts.Emit(sh); err != nil {
+			return res, err
+		}
+	}
+	res.Sessions = []SessionHits{}
+	return res, nil
+}
+
+// searchRaw is Search without the index: a raw scan of every file, a
+// decode of the candidates, and answers cached per query and file.
+func searchRaw(query string, per, workers int, opts Options) (Result, error) {
 	// Sessions is never nil: --json prints [] for no sessions.
 	res := Result{Query: query, Sessions: []SessionHits{}}
 	// The listings, the cache load and the answers overlap: each source
