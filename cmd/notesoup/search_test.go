@@ -8,9 +8,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/notesoup/notesoup/shared/history"
+	"github.com/notesoup/notesoup/shared/history/search"
 	"github.com/notesoup/notesoup/testkit/corpus"
 )
 
@@ -163,5 +167,67 @@ func TestSearchCommandMasksSecrets(t *testing.T) {
 	})
 	if err != nil || files == 0 {
 		t.Fatalf("no cache written: %v", err)
+	}
+}
+
+// TestSearchOutWritesOneDocument: the --json document written session by
+// session as the search hands them over is byte for byte the one
+// writeJSON writes of the whole answer (the first --limit sessions, the
+// total of all), escapes made inert included; text output counts what it
+// does not show.
+func TestSearchOutWritesOneDocument(t *testing.T) {
+	at := time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)
+	sess := func(id, snip string) search.SessionHits {
+		return search.SessionHits{
+			Session: history.Session{Harness: "pi", ID: id, Path: "/h/" + id + ".jsonl", Updated: at, Size: 10},
+			Count:   2,
+			Entries: []history.Entry{{Seq: 3, Role: "user", Time: at, Snippet: snip}},
+		}
+	}
+	all := []search.SessionHits{sess("a", "Oat milk"), sess("b", "oat MILK \u202e\u2028\x7f"), sess("c", "x <oat milk> & \"q\"")}
+	for _, c := range []struct {
+		name     string
+		sessions []search.SessionHits
+		o        searchOpts
+		shown    []search.SessionHits
+	}{
+		{"none", nil, searchOpts{json: true, limit: 0}, nil},
+		{"all", all, searchOpts{json: true, limit: 0}, all},
+		{"a limit", all, searchOpts{json: true, limit: 2}, all[:2]},
+		{"exact case", all, searchOpts{json: true, limit: 0, caseSensitive: true, per: 5}, exactCase(slices.Clone(all), "oat MILK", 5)},
+	} {
+		var got bytes.Buffer
+		query := "oat MILK"
+		so := &searchOut{w: &got, query: query, o: c.o}
+		for _, sh := range c.sessions {
+			if err := so.session(sh); err != nil {
+				t.Fatal(err)
+			}
+		}
+		res := search.Result{Query: query, Errors: []string{"pi: one file refused"}, Stats: search.Stats{Files: 3}, More: 1}
+		if err := so.finish(res); err != nil {
+			t.Fatal(err)
+		}
+		total := len(c.sessions)
+		if c.o.caseSensitive {
+			total = len(c.shown)
+		}
+		res.Sessions = append([]search.SessionHits{}, c.shown...)
+		if res.Sessions == nil {
+			res.Sessions = []search.SessionHits{}
+		}
+		var want bytes.Buffer
+		if err := writeJSON(&want, searchJSON{res, total}); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Errorf("%s: streamed\n%s\nwhole\n%s", c.name, got.String(), want.String())
+		}
+		if !json.Valid(got.Bytes()) || bytes.ContainsRune(got.Bytes(), '\u202e') {
+			t.Errorf("%s: not one valid, inert document:\n%s", c.name, got.String())
+		}
+		if so.total != total || so.shown != len(c.shown) {
+			t.Errorf("%s: counted %d, showed %d; want %d, %d", c.name, so.total, so.shown, total, len(c.shown))
+		}
 	}
 }
