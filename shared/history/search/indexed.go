@@ -1169,6 +1169,15 @@ func commit(dir string, fresh map[string]*entry, newSegs map[string]int64, liste
 			e.Racy = false
 		}
 	}
+	// A commit that changed the index may have left dead blocks behind
+	// (see compact); one that only settled keys did not.
+	if changed {
+		var stored int64
+		for _, size := range newSegs {
+			stored += size
+		}
+		compact(dir, m, min(compactMaxBytes, max(compactMinBytes, compactRatio*stored)))
+	}
 	used := map[string]bool{}
 	for _, e := range m.Entries {
 		if e.Blocks > 0 {
@@ -1182,8 +1191,6 @@ func commit(dir string, fresh map[string]*entry, newSegs map[string]int64, liste
 			drop = append(drop, name)
 		}
 	}
-	// TODO(compaction): a segment whose live blocks are few keeps its dead
-	// ones until every session in it changed.
 	data := m.encode(changed)
 	if err := writeManifest(dir, data); err != nil {
 		return err

@@ -399,6 +399,23 @@ func (b *segBuilder) closeBlock() {
 	b.text, b.recs, b.curN = b.text[:0], b.recs[:0], 0
 }
 
+// copyBlock adds a block of another segment as it is stored there (its
+// inflated length, then its compressed bytes), with its text section for
+// the trigram index: compaction moves blocks without compressing them
+// again. No block may be open (curN is 0).
+func (b *segBuilder) copyBlock(stored []byte, text string) {
+	if b.idx == nil {
+		b.data = append(make([]byte, 0, 1<<20), segMagic...)
+		b.idx = index.NewBuilder()
+	}
+	off := len(b.data)
+	b.data = append(b.data, stored...)
+	b.table = binary.LittleEndian.AppendUint64(b.table, uint64(off))
+	b.table = binary.LittleEndian.AppendUint32(b.table, uint32(len(stored)))
+	b.idx.Add(text)
+	b.blocks++
+}
+
 var (
 	blockEncoder = sync.OnceValue(func() *zstd.Encoder {
 		e, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderCRC(false),
