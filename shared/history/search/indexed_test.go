@@ -655,6 +655,13 @@ func TestEmitHandsOverTheAnswer(t *testing.T) {
 		}
 		return got, r
 	}
+	damage := func() { // every segment zeroed in place
+		segs, _ := filepath.Glob(filepath.Join(cache, indexDirName, segPrefix+"*"))
+		for _, p := range segs {
+			b, _ := os.ReadFile(p)
+			os.WriteFile(p, bytes.Repeat([]byte{0}, len(b)), 0o600)
+		}
+	}
 	for _, c := range []struct {
 		name   string
 		opts   Options
@@ -669,23 +676,14 @@ func TestEmitHandsOverTheAnswer(t *testing.T) {
 		for _, q := range []string{"go test", "résumé naïve", res.Needle, "nowhere at all 7731"} {
 			for pass := range 2 { // the second from what the first kept
 				if c.damage && pass == 0 {
-					segs, _ := filepath.Glob(filepath.Join(cache, indexDirName, segPrefix+"*"))
-					for _, p := range segs {
-						b, _ := os.ReadFile(p)
-						os.WriteFile(p, bytes.Repeat([]byte{0}, len(b)), 0o600)
-					}
+					damage()
 				}
 				want, err := Search(q, c.opts)
 				if err != nil {
 					t.Fatal(err)
 				}
 				if c.damage && pass == 0 {
-					// want repaired the index: damage it again for Emit.
-					segs, _ := filepath.Glob(filepath.Join(cache, indexDirName, segPrefix+"*"))
-					for _, p := range segs {
-						b, _ := os.ReadFile(p)
-						os.WriteFile(p, bytes.Repeat([]byte{0}, len(b)), 0o600)
-					}
+					damage() // want repaired the index: again for Emit
 				}
 				got, r := emitted(q, c.opts)
 				if c.damage && pass == 0 && r.Stats.Decoded == 0 {
