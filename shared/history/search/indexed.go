@@ -1108,9 +1108,10 @@ func (q *queryPlan) block(br *blockReader, mt *matcher, seg *segment, d uint32) 
 // index lock: fresh entries replace theirs, listed files' entries take
 // the scope of the source that listed them (listed maps path to scope),
 // entries of this run's scopes no listing names go, and so do those of
-// other scopes whose files are no longer on disk, damaged segments and those
-// nothing names are deleted, and settled entries (see settle) are marked
-// so where the manifest still holds them unchanged. A lock not had in
+// other scopes whose files are no longer on disk, a changed index is
+// compacted (see compact), damaged segments and those nothing names are
+// deleted, and settled entries (see settle) are marked so where the
+// manifest still holds them unchanged. A lock not had in
 // lockWait skips the write: the answer stands, and the next search redoes
 // the work. Settling alone keeps the manifest's generation: the index
 // answers every query as before, so the answers kept beside it hold.
