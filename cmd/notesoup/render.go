@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -176,47 +177,61 @@ func plural(n int, one, many string) string {
 // flags. The shared messages serve the MCP tools and the helper protocol
 // too, which is why they are mapped here, at the CLI's boundary; a test
 // drives each one through the CLI and checks no tool word is left.
-var cliWordsRules = []struct {
+// They are compiled on first use, not at start: every command pays for
+// what runs at start, and most never print a shared message.
+var cliWordsRules = sync.OnceValue(func() []cliRule {
+	rules := make([]cliRule, len(cliWordsText))
+	for i, r := range cliWordsText {
+		rules[i] = cliRule{regexp.MustCompile(r[0]), r[1]}
+	}
+	return rules
+})
+
+// cliRule is one compiled rewrite of cliWordsRules.
+type cliRule struct {
 	re   *regexp.Regexp
 	with string
-}{
-	{regexp.MustCompile(`\b(history_list|history_read|history_state): `), ""},
-	{regexp.MustCompile(`\bcall notes_list\b`), "run notesoup notes list"},
-	{regexp.MustCompile(`\buse history_list\b`), "use notesoup history list"},
-	{regexp.MustCompile(`\bfrom history_list\b`), "from notesoup history list"},
-	{regexp.MustCompile(`\bnotes_(list|read|write|edit|delete)\b`), "notesoup notes $1"},
-	{regexp.MustCompile(`\bhistory_(list|read)\b`), "notesoup history $1"},
-	{regexp.MustCompile(`\bpass allow_empty=true \(CLI: --allow-empty\)`), "pass --allow-empty"},
-	{regexp.MustCompile(`\bold_text\b`), "--old"},
-	{regexp.MustCompile(`\bnew_text\b`), "--new"},
-	{regexp.MustCompile(`\bgive from <= to\b`), "give --from <= --to"},
-	{regexp.MustCompile(`\bfrom and to are 1-based line numbers and offset a byte offset\b`), "--from and --to are 1-based line numbers and --offset a byte offset"},
-	{regexp.MustCompile(`\bgive from or offset, not both: offset continues\b`), "give --from or --offset, not both: --offset continues"},
-	{regexp.MustCompile(`\bwithout from, to or offset\b`), "without --from, --to or --offset"},
-	{regexp.MustCompile(`\bgive a larger to or none\b`), "give a larger --to or none"},
-	{regexp.MustCompile(`\bagain without offset\b`), "again without --offset"},
-	{regexp.MustCompile(`\bbefore=0 names no page\b`), "--before 0 names no page"},
-	{regexp.MustCompile(`\bomit before for the newest page, or give after=0 or oldest\b`), "omit --before for the newest page, or give --after 0 or --oldest"},
-	{regexp.MustCompile(`\bafter and before are seq cursors\b`), "--after and --before are seq cursors"},
-	{regexp.MustCompile(`\bgive either after/oldest \(page forwards\) or before \(page backwards\)`), "give either --after/--oldest (page forwards) or --before (page backwards)"},
-	{regexp.MustCompile(`\boldest starts at the beginning; it cannot be combined with after\b`), "--oldest starts at the beginning; it cannot be combined with --after"},
-	{regexp.MustCompile(`\blimit must be\b`), "--limit must be"},
-	{regexp.MustCompile(`\bquery must be one line\b`), "--query must be one line"},
-	{regexp.MustCompile(`\bseq must be a positive address\b`), "--seq must be a positive address"},
-	{regexp.MustCompile(`\boffset must be >= 0\b`), "--offset must be >= 0"},
-	{regexp.MustCompile(`\b(from|to|offset|after|before|seq|limit)=(-?\d+)`), "--$1 $2"},
-	{regexp.MustCompile(`\b1 entries\b`), "1 entry"},
+}
+
+// cliWordsText are cliWordsRules' patterns and replacements.
+var cliWordsText = [][2]string{
+	{`\b(history_list|history_read|history_state): `, ""},
+	{`\bcall notes_list\b`, "run notesoup notes list"},
+	{`\buse history_list\b`, "use notesoup history list"},
+	{`\bfrom history_list\b`, "from notesoup history list"},
+	{`\bnotes_(list|read|write|edit|delete)\b`, "notesoup notes $1"},
+	{`\bhistory_(list|read)\b`, "notesoup history $1"},
+	{`\bpass allow_empty=true \(CLI: --allow-empty\)`, "pass --allow-empty"},
+	{`\bold_text\b`, "--old"},
+	{`\bnew_text\b`, "--new"},
+	{`\bgive from <= to\b`, "give --from <= --to"},
+	{`\bfrom and to are 1-based line numbers and offset a byte offset\b`, "--from and --to are 1-based line numbers and --offset a byte offset"},
+	{`\bgive from or offset, not both: offset continues\b`, "give --from or --offset, not both: --offset continues"},
+	{`\bwithout from, to or offset\b`, "without --from, --to or --offset"},
+	{`\bgive a larger to or none\b`, "give a larger --to or none"},
+	{`\bagain without offset\b`, "again without --offset"},
+	{`\bbefore=0 names no page\b`, "--before 0 names no page"},
+	{`\bomit before for the newest page, or give after=0 or oldest\b`, "omit --before for the newest page, or give --after 0 or --oldest"},
+	{`\bafter and before are seq cursors\b`, "--after and --before are seq cursors"},
+	{`\bgive either after/oldest \(page forwards\) or before \(page backwards\)`, "give either --after/--oldest (page forwards) or --before (page backwards)"},
+	{`\boldest starts at the beginning; it cannot be combined with after\b`, "--oldest starts at the beginning; it cannot be combined with --after"},
+	{`\blimit must be\b`, "--limit must be"},
+	{`\bquery must be one line\b`, "--query must be one line"},
+	{`\bseq must be a positive address\b`, "--seq must be a positive address"},
+	{`\boffset must be >= 0\b`, "--offset must be >= 0"},
+	{`\b(from|to|offset|after|before|seq|limit)=(-?\d+)`, "--$1 $2"},
+	{`\b1 entries\b`, "1 entry"},
 }
 
 // pageHeader is the first line of a history list page as the shared layer
 // writes it for the model.
-var pageHeader = regexp.MustCompile(`(?m)^history_list: (\d+) entries`)
+var pageHeader = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^history_list: (\d+) entries`) })
 
 // cliPageText rewrites a history list page's header for the CLI ("3
 // entries", "1 entry"). Only the header: the entries are transcript text,
 // shown as written.
 func cliPageText(s string) string {
-	loc := pageHeader.FindStringSubmatchIndex(s)
+	loc := pageHeader().FindStringSubmatchIndex(s)
 	if loc == nil {
 		return s
 	}
@@ -228,7 +243,7 @@ func cliPageText(s string) string {
 // cliWords rewrites a message of the shared layers into the CLI's words
 // (cliWordsRules).
 func cliWords(s string) string {
-	for _, r := range cliWordsRules {
+	for _, r := range cliWordsRules() {
 		s = r.re.ReplaceAllString(s, r.with)
 	}
 	return s
