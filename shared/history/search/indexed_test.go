@@ -785,3 +785,39 @@ func TestIndexCompacts(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexKeysRelativeRootsByAbsolutePath: the same files under relative
+// roots, given from two working folders, are one set of index entries, so
+// the second search decodes nothing; the sessions are named by absolute
+// paths either way.
+func TestIndexKeysRelativeRootsByAbsolutePath(t *testing.T) {
+	res := genCorpus(t, 1<<20, 9)
+	cache := t.TempDir()
+	base := filepath.Dir(res.Layout.Claude)
+	for _, wd := range []string{base, filepath.Dir(base)} {
+		t.Chdir(wd)
+		lay := res.Layout
+		for _, p := range []*string{&lay.Claude, &lay.Pi, &lay.Codex} {
+			rel, err := filepath.Rel(wd, *p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			*p = rel
+		}
+		got, err := Search(res.Needle, Options{Sources: sourcesFor(lay), CacheDir: cache, Index: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got.Sessions) == 0 || got.Stats.Files != len(res.Files) {
+			t.Fatalf("from %s: %d sessions, %+v", wd, len(got.Sessions), got.Stats)
+		}
+		for _, s := range got.Sessions {
+			if !filepath.IsAbs(s.Session.Path) {
+				t.Errorf("from %s: session %q is not named by its absolute path", wd, s.Session.Path)
+			}
+		}
+		if wd != base && (got.Stats.Decoded != 0 || got.Stats.Cached != got.Stats.Files) {
+			t.Errorf("from %s: the files indexed from %s were decoded again: %+v", wd, base, got.Stats)
+		}
+	}
+}

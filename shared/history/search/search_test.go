@@ -144,7 +144,11 @@ func TestPrefilterNeverHidesAMatch(t *testing.T) {
 	}
 	// The real recordings of every harness, each case its own root (a
 	// fork's parent is beside it).
-	real := filepath.Join("..", "..", "..", "testdata", "transcripts")
+	// Absolute, as the sources make every root and so every listed path.
+	real, err := filepath.Abs(filepath.Join("..", "..", "..", "testdata", "transcripts"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, b := range []*harness.Builtin{claude.Plugin(), pi.Plugin(), codex.Plugin()} {
 		cases, _ := filepath.Glob(filepath.Join(real, b.Name, "*"))
 		n := 0

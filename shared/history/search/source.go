@@ -80,6 +80,17 @@ func FromHarness(ctx context.Context, h contract.Harness, desc contract.Descript
 	if len(roots) == 0 {
 		roots = desc.DefaultRoots
 	}
+	// The index keys its entries by path: a relative root would key them
+	// by where the command ran, and every run from another folder would
+	// decode the same files again under other names.
+	abs := make([]string, len(roots))
+	for i, r := range roots {
+		if a, err := filepath.Abs(r); err == nil {
+			r = a
+		}
+		abs[i] = r
+	}
+	roots = abs
 	src := Source{
 		Harness:          desc.Name,
 		Files:            func() ([]history.Session, error) { return listFiles(ctx, h, desc.Name, roots) },
